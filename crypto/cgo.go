@@ -1,0 +1,129 @@
+package crypto
+
+// This file holds the few blst C entry points that the Go bindings do not
+// expose (decoding with error codes, Jacobian doubling, negation and subgroup
+// checks, a single-threaded multi-Miller loop). The declarations repeat blst.h
+// of blst v0.3.17; the symbols are linked from the blst Go package's own C
+// objects, so the two always come from the same build of blst.
+
+/*
+#include <stddef.h>
+#include <stdbool.h>
+typedef unsigned char byte;
+typedef unsigned long long limb_t;
+typedef struct { byte b[32]; } blst_scalar;
+typedef struct { limb_t l[6]; } blst_fp;
+typedef struct { blst_fp fp[2]; } blst_fp2;
+typedef struct { blst_fp2 fp2[3]; } blst_fp6;
+typedef struct { blst_fp6 fp6[2]; } blst_fp12;
+typedef struct { blst_fp x, y, z; } blst_p1;
+typedef struct { blst_fp x, y; } blst_p1_affine;
+typedef struct { blst_fp2 x, y, z; } blst_p2;
+typedef struct { blst_fp2 x, y; } blst_p2_affine;
+
+int blst_p1_uncompress(blst_p1_affine *out, const byte in[48]);
+int blst_p2_uncompress(blst_p2_affine *out, const byte in[96]);
+void blst_p2_double(blst_p2 *out, const blst_p2 *a);
+void blst_p1_double(blst_p1 *out, const blst_p1 *a);
+void blst_p2_cneg(blst_p2 *p, bool cbit);
+void blst_p1_cneg(blst_p1 *p, bool cbit);
+bool blst_p2_in_g2(const blst_p2 *p);
+bool blst_p2_is_inf(const blst_p2 *p);
+bool blst_p1_is_inf(const blst_p1 *p);
+bool blst_p2_affine_is_inf(const blst_p2_affine *p);
+bool blst_p1_affine_is_inf(const blst_p1_affine *p);
+void blst_p2_add_or_double(blst_p2 *out, const blst_p2 *a, const blst_p2 *b);
+void blst_p1_add_or_double(blst_p1 *out, const blst_p1 *a, const blst_p1 *b);
+void blst_p2_mult(blst_p2 *out, const blst_p2 *p, const byte *scalar, size_t nbits);
+void blst_p1_mult(blst_p1 *out, const blst_p1 *p, const byte *scalar, size_t nbits);
+void blst_miller_loop(blst_fp12 *ret, const blst_p2_affine *Q, const blst_p1_affine *P);
+void blst_fp12_mul(blst_fp12 *ret, const blst_fp12 *a, const blst_fp12 *b);
+void blst_final_exp(blst_fp12 *ret, const blst_fp12 *f);
+bool blst_fp12_is_one(const blst_fp12 *a);
+
+// attpool_miller_loop_n multiplies the Miller loops of n pairs into *ret.
+static void attpool_miller_loop_n(blst_fp12 *ret, const blst_p2_affine *qs,
+                                  const blst_p1_affine *ps, size_t n) {
+	blst_fp12 t;
+	blst_miller_loop(ret, &qs[0], &ps[0]);
+	for (size_t i = 1; i < n; i++) {
+		blst_miller_loop(&t, &qs[i], &ps[i]);
+		blst_fp12_mul(ret, ret, &t);
+	}
+}
+
+// attpool_g2_mul13_add sets *acc = 13*(*acc) + *h (Horner step in base 13).
+static void attpool_g2_mul13_add(blst_p2 *acc, const blst_p2 *h) {
+	blst_p2 a4, a8;
+	blst_p2_double(&a4, acc);
+	blst_p2_double(&a4, &a4);
+	blst_p2_double(&a8, &a4);
+	blst_p2_add_or_double(&a8, &a8, &a4);
+	blst_p2_add_or_double(&a8, &a8, acc);
+	blst_p2_add_or_double(acc, &a8, h);
+}
+*/
+import "C"
+
+import (
+	"unsafe"
+
+	blst "github.com/supranational/blst/bindings/go"
+)
+
+// blst error codes (BLST_ERROR in blst.h).
+const (
+	blstSuccess      = 0
+	blstBadEncoding  = 1
+	blstNotOnCurve   = 2
+	blstNotInGroup   = 3
+	blstPkIsInfinity = 6
+)
+
+func cP1(p *blst.P1) *C.blst_p1               { return (*C.blst_p1)(unsafe.Pointer(p)) }
+func cP2(p *blst.P2) *C.blst_p2               { return (*C.blst_p2)(unsafe.Pointer(p)) }
+func cP1A(p *blst.P1Affine) *C.blst_p1_affine { return (*C.blst_p1_affine)(unsafe.Pointer(p)) }
+func cP2A(p *blst.P2Affine) *C.blst_p2_affine { return (*C.blst_p2_affine)(unsafe.Pointer(p)) }
+func cFp12(f *blst.Fp12) *C.blst_fp12         { return (*C.blst_fp12)(unsafe.Pointer(f)) }
+
+func uncompressG1(out *blst.P1Affine, in *[48]byte) int {
+	return int(C.blst_p1_uncompress(cP1A(out), (*C.byte)(unsafe.Pointer(&in[0]))))
+}
+
+func uncompressG2(out *blst.P2Affine, in *[96]byte) int {
+	return int(C.blst_p2_uncompress(cP2A(out), (*C.byte)(unsafe.Pointer(&in[0]))))
+}
+
+func p2Double(p *blst.P2)              { C.blst_p2_double(cP2(p), cP2(p)) }
+func p1Double(p *blst.P1)              { C.blst_p1_double(cP1(p), cP1(p)) }
+func p2Neg(p *blst.P2)                 { C.blst_p2_cneg(cP2(p), true) }
+func p1Neg(p *blst.P1)                 { C.blst_p1_cneg(cP1(p), true) }
+func p2InG2(p *blst.P2) bool           { return bool(C.blst_p2_in_g2(cP2(p))) }
+func p2IsInf(p *blst.P2) bool          { return bool(C.blst_p2_is_inf(cP2(p))) }
+func p1IsInf(p *blst.P1) bool          { return bool(C.blst_p1_is_inf(cP1(p))) }
+func p2AffIsInf(p *blst.P2Affine) bool { return bool(C.blst_p2_affine_is_inf(cP2A(p))) }
+func p1AffIsInf(p *blst.P1Affine) bool { return bool(C.blst_p1_affine_is_inf(cP1A(p))) }
+func p2Add(out, a, b *blst.P2)         { C.blst_p2_add_or_double(cP2(out), cP2(a), cP2(b)) }
+func p1Add(out, a, b *blst.P1)         { C.blst_p1_add_or_double(cP1(out), cP1(a), cP1(b)) }
+func p2Mul13Add(acc, h *blst.P2)       { C.attpool_g2_mul13_add(cP2(acc), cP2(h)) }
+
+// p2Mult and p1Mult multiply by a little-endian scalar of nbits bits.
+func p2Mult(out, p *blst.P2, scalar []byte, nbits int) {
+	C.blst_p2_mult(cP2(out), cP2(p), (*C.byte)(unsafe.Pointer(&scalar[0])), C.size_t(nbits))
+}
+
+func p1Mult(out, p *blst.P1, scalar []byte, nbits int) {
+	C.blst_p1_mult(cP1(out), cP1(p), (*C.byte)(unsafe.Pointer(&scalar[0])), C.size_t(nbits))
+}
+
+func millerLoopN(out *blst.Fp12, qs []blst.P2Affine, ps []blst.P1Affine) {
+	C.attpool_miller_loop_n(cFp12(out), cP2A(&qs[0]), cP1A(&ps[0]), C.size_t(len(qs)))
+}
+
+func fp12Mul(out, a, b *blst.Fp12) { C.blst_fp12_mul(cFp12(out), cFp12(a), cFp12(b)) }
+
+func finalExpIsOne(f *blst.Fp12) bool {
+	var t blst.Fp12
+	C.blst_final_exp(cFp12(&t), cFp12(f))
+	return bool(C.blst_fp12_is_one(cFp12(&t)))
+}

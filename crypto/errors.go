@@ -1,0 +1,38 @@
+package crypto
+
+import "errors"
+
+// Errors returned by the decoders and constructors of this package. They are
+// wrapped with context; test for them with [errors.Is].
+var (
+	// ErrInvalidLength: an encoding of the wrong size.
+	ErrInvalidLength = errors.New("attpool/crypto: invalid length")
+	// ErrInvalidEncoding: bad flag bits, a non-canonical coordinate, or a
+	// malformed infinity encoding.
+	ErrInvalidEncoding = errors.New("attpool/crypto: invalid point encoding")
+	// ErrNotOnCurve: the encoded x-coordinate has no point on the curve.
+	ErrNotOnCurve = errors.New("attpool/crypto: point not on curve")
+	// ErrNotInSubgroup: a curve point outside the prime-order subgroup.
+	ErrNotInSubgroup = errors.New("attpool/crypto: point not in subgroup")
+	// ErrInfinity: the point at infinity where it is not allowed (public keys).
+	ErrInfinity = errors.New("attpool/crypto: point at infinity")
+	// ErrInvalidSecretKey: a secret key that is zero or not below the group order.
+	ErrInvalidSecretKey = errors.New("attpool/crypto: invalid secret key")
+	// ErrEmpty: an aggregation over no inputs.
+	ErrEmpty = errors.New("attpool/crypto: empty input")
+)
+
+func decodeErr(code int) error {
+	switch code {
+	case blstSuccess:
+		return nil
+	case blstNotOnCurve:
+		return ErrNotOnCurve
+	case blstNotInGroup:
+		return ErrNotInSubgroup
+	case blstPkIsInfinity:
+		return ErrInfinity
+	default:
+		return ErrInvalidEncoding
+	}
+}

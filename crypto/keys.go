@@ -1,0 +1,255 @@
+package crypto
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math/big"
+	"runtime"
+	"sync"
+
+	blst "github.com/supranational/blst/bindings/go"
+)
+
+// Sizes of the encodings, in bytes.
+const (
+	SecretKeySize = 32
+	PublicKeySize = 48
+	SignatureSize = 96
+)
+
+// DST is the hash-to-curve domain separation tag of Ethereum's BLS signatures
+// (the proof-of-possession ciphersuite of the IETF BLS draft, min-pk).
+var DST = []byte("BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_")
+
+// curveOrder is r, the order of G1, G2 and GT.
+var curveOrder, _ = new(big.Int).SetString("73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001", 16)
+
+// SecretKey is a BLS secret key: a scalar in [1, r). The zero value is not a
+// valid key; make one with [SecretKeyFromBytes], [GenerateSecretKey] or
+// [InteropSecretKey].
+type SecretKey struct {
+	s blst.SecretKey
+}
+
+// SecretKeyFromBytes decodes a 32-byte big-endian scalar in [1, r).
+func SecretKeyFromBytes(b []byte) (*SecretKey, error) {
+	if len(b) != SecretKeySize {
+		return nil, fmt.Errorf("secret key of %d bytes: %w", len(b), ErrInvalidLength)
+	}
+	sk := new(SecretKey)
+	if sk.s.Deserialize(b) == nil || !sk.s.Valid() {
+		return nil, ErrInvalidSecretKey
+	}
+	return sk, nil
+}
+
+// GenerateSecretKey draws a key from 32 bytes of rand (use crypto/rand.Reader).
+func GenerateSecretKey(rand io.Reader) (*SecretKey, error) {
+	var ikm [32]byte
+	if _, err := io.ReadFull(rand, ikm[:]); err != nil {
+		return nil, fmt.Errorf("attpool/crypto: reading key material: %w", err)
+	}
+	s := blst.KeyGen(ikm[:])
+	if s == nil {
+		return nil, ErrInvalidSecretKey
+	}
+	return &SecretKey{s: *s}, nil
+}
+
+// InteropSecretKey returns the deterministic key of validator index of the
+// consensus specs' interop genesis (mocked_start): the little-endian integer
+// of sha256(index as 32 little-endian bytes), reduced modulo r. The keys are
+// public knowledge: use them only in tests, examples and simulations.
+func InteropSecretKey(index uint64) (*SecretKey, error) {
+	var in [32]byte
+	binary.LittleEndian.PutUint64(in[:8], index)
+	h := sha256.Sum256(in[:])
+	// little-endian to big.Int
+	for i, j := 0, len(h)-1; i < j; i, j = i+1, j-1 {
+		h[i], h[j] = h[j], h[i]
+	}
+	k := new(big.Int).SetBytes(h[:])
+	k.Mod(k, curveOrder)
+	var be [32]byte
+	k.FillBytes(be[:])
+	return SecretKeyFromBytes(be[:])
+}
+
+// Bytes returns the 32-byte big-endian encoding.
+func (sk *SecretKey) Bytes() [SecretKeySize]byte {
+	var out [SecretKeySize]byte
+	copy(out[:], sk.s.Serialize())
+	return out
+}
+
+// PublicKey returns the key's public key.
+func (sk *SecretKey) PublicKey() *PublicKey {
+	pk := new(PublicKey)
+	pk.a.p = *new(blst.P1Affine).From(&sk.s)
+	return pk
+}
+
+// PublicKey is a BLS public key: a point of G1 that passed KeyValidate (on the
+// curve, in G1, not the point at infinity). Values come from
+// [PublicKeyFromBytes], [SecretKey.PublicKey] or [AggregatePublicKeys]; the
+// zero value is not a valid key and must not be used. A PublicKey is
+// immutable and safe for concurrent use.
+type PublicKey struct {
+	a G1Affine
+}
+
+// PublicKeyFromBytes decodes a 48-byte compressed G1 point and applies the
+// specs' KeyValidate: the point must be on the curve, in G1 and not the point
+// at infinity. Decompressing and validating costs about 50 µs: callers should
+// cache the result per validator.
+func PublicKeyFromBytes(b []byte) (*PublicKey, error) {
+	if len(b) != PublicKeySize {
+		return nil, fmt.Errorf("public key of %d bytes: %w", len(b), ErrInvalidLength)
+	}
+	var in [PublicKeySize]byte
+	copy(in[:], b)
+	pk := new(PublicKey)
+	if err := decodeErr(uncompressG1(&pk.a.p, &in)); err != nil {
+		return nil, fmt.Errorf("public key: %w", err)
+	}
+	if p1AffIsInf(&pk.a.p) {
+		return nil, fmt.Errorf("public key: %w", ErrInfinity)
+	}
+	if !pk.a.p.InG1() {
+		return nil, fmt.Errorf("public key: %w", ErrNotInSubgroup)
+	}
+	return pk, nil
+}
+
+// Bytes returns the 48-byte compressed encoding.
+func (pk *PublicKey) Bytes() [PublicKeySize]byte {
+	var out [PublicKeySize]byte
+	copy(out[:], pk.a.p.Compress())
+	return out
+}
+
+// Equal reports whether pk and q are the same key.
+func (pk *PublicKey) Equal(q *PublicKey) bool { return pk.a.p.Equals(&q.a.p) }
+
+// Point returns the key's point. It aliases pk: do not modify it.
+func (pk *PublicKey) Point() *G1Affine { return &pk.a }
+
+// Signature is a BLS signature: a point on the G2 curve in affine form. A
+// Signature from [SignatureFromBytes] or [Sign] is in G2; one from
+// [Signature.SetBytesNoSubgroupCheck] is only known to be on the curve, and
+// whoever decoded it must check the subgroup before trusting a verdict. The
+// zero value is not a valid point.
+type Signature struct {
+	a G2Affine
+}
+
+// SignatureFromBytes decodes a 96-byte compressed G2 point and checks that it
+// is on the curve and in G2 (the specs' signature_to_point with its subgroup
+// check). The point at infinity is accepted: it is in G2.
+func SignatureFromBytes(b []byte) (*Signature, error) {
+	return new(Signature).SetBytes(b)
+}
+
+// SetBytes sets s to the decoded signature b, checked as in
+// [SignatureFromBytes], and returns s. On error s is left unchanged.
+func (s *Signature) SetBytes(b []byte) (*Signature, error) {
+	var t Signature
+	if _, err := t.SetBytesNoSubgroupCheck(b); err != nil {
+		return nil, err
+	}
+	if !t.a.p.InG2() {
+		return nil, fmt.Errorf("signature: %w", ErrNotInSubgroup)
+	}
+	*s = t
+	return s, nil
+}
+
+// SetBytesNoSubgroupCheck sets s to the decoded signature b, checking only
+// that it is a canonical encoding of a point on the curve, and returns s. It
+// leaves the G2 subgroup check to the caller (the batch verifier checks many
+// points at once). On error s is left unchanged.
+func (s *Signature) SetBytesNoSubgroupCheck(b []byte) (*Signature, error) {
+	if len(b) != SignatureSize {
+		return nil, fmt.Errorf("signature of %d bytes: %w", len(b), ErrInvalidLength)
+	}
+	var in [SignatureSize]byte
+	copy(in[:], b)
+	var t blst.P2Affine
+	if err := decodeErr(uncompressG2(&t, &in)); err != nil {
+		return nil, fmt.Errorf("signature: %w", err)
+	}
+	s.a.p = t
+	return s, nil
+}
+
+// SignaturesFromBytes decodes many signatures in parallel over GOMAXPROCS
+// goroutines, joined before it returns. With subgroupCheck false it checks
+// only the curve (see [Signature.SetBytesNoSubgroupCheck]). errs[i] is nil
+// where sigs[i] was decoded.
+func SignaturesFromBytes(in [][]byte, subgroupCheck bool) (sigs []Signature, errs []error) {
+	sigs = make([]Signature, len(in))
+	errs = make([]error, len(in))
+	parallelFor(len(in), 16, func(i int) {
+		if subgroupCheck {
+			_, errs[i] = sigs[i].SetBytes(in[i])
+		} else {
+			_, errs[i] = sigs[i].SetBytesNoSubgroupCheck(in[i])
+		}
+	})
+	return sigs, errs
+}
+
+// parallelFor runs f(0..n-1) over GOMAXPROCS goroutines in chunks of chunk.
+func parallelFor(n, chunk int, f func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), (n+chunk-1)/chunk)
+	if workers <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var next sync.Mutex
+	pos := 0
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				next.Lock()
+				lo := pos
+				pos += chunk
+				next.Unlock()
+				if lo >= n {
+					return
+				}
+				for i := lo; i < min(lo+chunk, n); i++ {
+					f(i)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// Bytes returns the 96-byte compressed encoding.
+func (s *Signature) Bytes() [SignatureSize]byte {
+	var out [SignatureSize]byte
+	copy(out[:], s.a.p.Compress())
+	return out
+}
+
+// Equal reports whether s and t are the same point.
+func (s *Signature) Equal(t *Signature) bool { return s.a.p.Equals(&t.a.p) }
+
+// InG2 reports whether s is in the prime-order subgroup G2.
+func (s *Signature) InG2() bool { return s.a.p.InG2() }
+
+// IsInfinity reports whether s is the point at infinity.
+func (s *Signature) IsInfinity() bool { return p2AffIsInf(&s.a.p) }
+
+// Point returns the signature's point. It aliases s.
+func (s *Signature) Point() *G2Affine { return &s.a }
+
+// SignatureFromPoint wraps a G2 point as a signature (for aggregation and tests).
+func SignatureFromPoint(p *G2Affine) *Signature { return &Signature{a: *p} }
