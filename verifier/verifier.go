@@ -24,6 +24,12 @@ type Config struct {
 	SecurityBits int
 	// Workers is the number of goroutines the Verifier owns; 0 means GOMAXPROCS.
 	Workers int
+	// HashCacheSize bounds the cache of signing roots hashed to G2 (two
+	// generations of this many entries). 0 means 1024; negative disables it.
+	HashCacheSize int
+	// Individual makes Verify check every set alone, in parallel: the
+	// per-signature baseline, for benchmarks and comparisons.
+	Individual bool
 }
 
 // DefaultConfig is the configuration the zero Config stands for.
@@ -41,6 +47,12 @@ func (c Config) sanitize() (Config, error) {
 	}
 	if c.Workers < 0 {
 		return c, fmt.Errorf("%w: Workers %d", ErrConfig, c.Workers)
+	}
+	if c.HashCacheSize == 0 {
+		c.HashCacheSize = 1024
+	}
+	if c.HashCacheSize < 0 {
+		c.HashCacheSize = 0
 	}
 	if c.Workers == 0 {
 		c.Workers = runtime.GOMAXPROCS(0)

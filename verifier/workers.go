@@ -72,7 +72,7 @@ func (w *workers) forEach(n, chunk int, f func(i int)) {
 			}
 		}
 	}
-	helpers := min(int64(w.n), nchunks-1)
+	helpers := min(int64(w.n-1), nchunks-1)
 offer:
 	for range helpers {
 		select {

@@ -1,0 +1,419 @@
+package verifier
+
+import (
+	crand "crypto/rand"
+	"errors"
+	"fmt"
+	mrand "math/rand/v2"
+	"runtime"
+	"testing"
+	"time"
+)
+
+// sameRoot returns n valid sets over one random root, keys start..start+n-1.
+func sameRoot(t testing.TB, n, start int) []Set {
+	root := randRoot(t)
+	sets := make([]Set, n)
+	for i := range sets {
+		sets[i] = validSet(t, start+i, root)
+	}
+	return sets
+}
+
+// Sizes straddle the planner's switch between the per-point (small) and the
+// fused (large) subgroup paths.
+var sizes = []int{1, 2, 3, 5, 17, 40, 100}
+
+func TestNewConfig(t *testing.T) {
+	for _, bits := range []int{0, 64, 128} {
+		v, err := New(Config{SecurityBits: bits})
+		if err != nil {
+			t.Fatalf("SecurityBits %d: %v", bits, err)
+		}
+		v.Close()
+	}
+	for _, cfg := range []Config{{SecurityBits: 32}, {SecurityBits: 65}, {Workers: -1}} {
+		if _, err := New(cfg); !errors.Is(err, ErrConfig) {
+			t.Fatalf("%+v: err %v, want ErrConfig", cfg, err)
+		}
+	}
+}
+
+func TestRounds(t *testing.T) {
+	for _, c := range []struct{ bits, R int }{{64, 18}, {128, 35}} {
+		if got := roundsFor(c.bits); got != c.R {
+			t.Errorf("roundsFor(%d) = %d, want %d", c.bits, got, c.R)
+		}
+	}
+}
+
+func TestAllValid(t *testing.T) {
+	for _, bits := range []int{64, 128} {
+		v := newVerifier(t, bits)
+		for _, n := range sizes {
+			sets := sameRoot(t, n, 0)
+			got := v.Verify(sets)
+			for i, ok := range got {
+				if !ok {
+					t.Fatalf("bits %d n %d: valid set %d rejected", bits, n, i)
+				}
+			}
+		}
+	}
+}
+
+func TestEmpty(t *testing.T) {
+	v := newVerifier(t, 64)
+	if got := v.Verify(nil); len(got) != 0 {
+		t.Fatalf("%d verdicts for no sets", len(got))
+	}
+}
+
+func TestInvalid(t *testing.T) {
+	v := newVerifier(t, 64)
+	for _, n := range sizes {
+		for _, bad := range []int{1, 2, n / 3, n} {
+			if bad == 0 || bad > n {
+				continue
+			}
+			sets := sameRoot(t, n, 0)
+			other := randRoot(t)
+			for _, i := range mrand.Perm(n)[:bad] {
+				sets[i].Signature = validSet(t, i, other).Signature // signs another root
+			}
+			checkExact(t, v, sets)
+		}
+	}
+}
+
+func TestSwapped(t *testing.T) {
+	v := newVerifier(t, 64)
+	for _, n := range sizes[1:] {
+		sets := sameRoot(t, n, 0)
+		sets[0].Signature, sets[n-1].Signature = sets[n-1].Signature, sets[0].Signature
+		checkExact(t, v, sets)
+	}
+}
+
+// A pair shifted by D and -D for D in G2: the sum is unchanged, only the
+// blinding catches it.
+func TestShiftedInG2(t *testing.T) {
+	v := newVerifier(t, 64)
+	for range 20 {
+		for _, n := range sizes[1:] {
+			sets := sameRoot(t, n, 0)
+			D := randomG2(t)
+			i, j := 0, n-1
+			sets[i].Signature = shifted(t, sets[i].Signature, &D)
+			sets[j].Signature = shifted(t, sets[j].Signature, neg(D))
+			checkExact(t, v, sets)
+		}
+	}
+}
+
+// orderThirteenTrials is the number of order-13 attack trials; the race
+// detector build lowers it (race_test.go).
+var orderThirteenTrials = 2000
+
+// A pair shifted by T and -T for T of order 13. A 64-bit blinded check
+// without subgroup checks accepts it whenever 13 divides r1-r2 (about 1 in
+// 13); the fused rounds must reject it every time.
+func TestOrderThirteenAttack(t *testing.T) {
+	T := orderThirteen(t)
+	v := newVerifier(t, 64)
+	n := 48 // the fused path (see TestPlannerPath)
+	base := sameRoot(t, n, 0)
+	for trial := range orderThirteenTrials {
+		sets := append([]Set(nil), base...)
+		i := trial % n
+		j := (i + 1 + trial%(n-1)) % n
+		sets[i].Signature = shifted(t, sets[i].Signature, &T)
+		sets[j].Signature = shifted(t, sets[j].Signature, neg(T))
+		got := v.Verify(sets)
+		if got[i] || got[j] {
+			t.Fatalf("trial %d: order-13 shifted pair accepted", trial)
+		}
+		for k := range got {
+			if k != i && k != j && !got[k] {
+				t.Fatalf("trial %d: valid set %d rejected", trial, k)
+			}
+		}
+	}
+	if s := v.Stats(); s.SubgroupFallbacks != int64(orderThirteenTrials) {
+		t.Fatalf("%d subgroup fallbacks in %d trials", s.SubgroupFallbacks, orderThirteenTrials)
+	}
+}
+
+// The fused argument, tested directly: one round with a pair shifted by T
+// and -T stays in G2 exactly when the two digits agree, about 1 time in 13.
+// This shows the attack is real and that each round is an independent 1/13
+// filter.
+func TestRoundFilterRate(t *testing.T) {
+	T := orderThirteen(t)
+	sets := sameRoot(t, 8, 0)
+	sets[0].Signature = shifted(t, sets[0].Signature, &T)
+	sets[1].Signature = shifted(t, sets[1].Signature, neg(T))
+	v := newVerifier(t, 64)
+	c := &call{v: v, sets: sets}
+	c.decode()
+	pts, _ := c.points()
+	_ = pts
+	_, sigs := c.points()
+	ds := digitSource{r: newRand(), pos: 512}
+	const rounds = 1300
+	passed, agree := 0, 0
+	digits := make([]uint8, len(sigs))
+	for range rounds {
+		for k := range digits {
+			digits[k] = ds.next()
+		}
+		H := roundSum(sigs, digits)
+		in := H.InG2()
+		same := digits[0] == digits[1]
+		if in != same {
+			t.Fatalf("round in G2 = %v with digits %d, %d", in, digits[0], digits[1])
+		}
+		if in {
+			passed++
+		}
+		if same {
+			agree++
+		}
+	}
+	// Expect 100 of 1300; a 6-sigma band.
+	if passed < 40 || passed > 160 {
+		t.Fatalf("%d of %d rounds passed, want about 1/13", passed, rounds)
+	}
+}
+
+func TestOutsideG2(t *testing.T) {
+	v := newVerifier(t, 64)
+	for _, n := range sizes {
+		sets := sameRoot(t, n, 0)
+		Q := randomCurvePoint(t)
+		sets[n/2].Signature = shifted(t, sets[n/2].Signature, &Q)
+		checkExact(t, v, sets)
+	}
+}
+
+func TestInfinityAndMalformed(t *testing.T) {
+	v := newVerifier(t, 64)
+	var inf [96]byte
+	inf[0] = 0xc0
+	for _, n := range sizes {
+		sets := sameRoot(t, n, 0)
+		sets[0].Signature = inf
+		if n > 1 {
+			sets[1].Signature[0] &^= 0x80 // compression flag cleared
+		}
+		if n > 2 {
+			sets[2].Signature = [96]byte{0xff} // x >= p
+		}
+		if n > 3 {
+			sets[3].PublicKey = nil
+		}
+		if n > 4 {
+			sets[4].Signature[95] ^= 1 // another x: off the curve or another point
+		}
+		checkExact(t, v, sets)
+	}
+}
+
+func TestDuplicatesAndRepeatedKey(t *testing.T) {
+	v := newVerifier(t, 64)
+	for _, n := range sizes[1:] {
+		sets := sameRoot(t, n, 0)
+		dup := append(append([]Set(nil), sets...), sets...) // every set twice
+		checkExact(t, v, dup)
+		// One key signing two roots, and twice the same root.
+		k := validSet(t, 7, randRoot(t))
+		sets = append(sets, k, k, validSet(t, 7, sets[0].Root))
+		checkExact(t, v, sets)
+		// A duplicated invalid set.
+		bad := sets[0]
+		bad.Signature = sets[1].Signature
+		sets = append(sets, bad, bad)
+		checkExact(t, v, sets)
+	}
+}
+
+func TestAllInvalid(t *testing.T) {
+	v := newVerifier(t, 64)
+	for _, n := range []int{3, 40, 150} {
+		sets := sameRoot(t, n, 0)
+		other := sameRoot(t, n, 0)
+		for i := range sets {
+			sets[i].Signature = other[(i+1)%n].Signature
+		}
+		checkExact(t, v, sets)
+	}
+}
+
+// Random mixes over many roots, with every kind of bad set.
+func TestRandomMixes(t *testing.T) {
+	T := orderThirteen(t)
+	var inf [96]byte
+	inf[0] = 0xc0
+	for _, bits := range []int{64, 128} {
+		v := newVerifier(t, bits)
+		for trial := range 12 {
+			rng := mrand.New(mrand.NewPCG(uint64(trial), uint64(bits)))
+			nroots := 1 + rng.IntN(12)
+			roots := make([][32]byte, nroots)
+			for i := range roots {
+				roots[i] = randRoot(t)
+			}
+			n := 1 + rng.IntN(150)
+			sets := make([]Set, n)
+			for i := range sets {
+				sets[i] = validSet(t, rng.IntN(numTestKeys), roots[rng.IntN(nroots)])
+			}
+			for i := range sets {
+				switch rng.IntN(40) {
+				case 0:
+					sets[i].Signature = sets[rng.IntN(n)].Signature
+				case 1:
+					sets[i].Signature = inf
+				case 2:
+					sets[i].Signature[0] ^= 0x80
+				case 3:
+					sets[i].Signature = shifted(t, sets[i].Signature, &T)
+				case 4:
+					sets[i].Root = roots[rng.IntN(nroots)]
+				case 5:
+					D := randomG2(t)
+					sets[i].Signature = shifted(t, sets[i].Signature, &D)
+				}
+			}
+			checkExact(t, v, sets)
+		}
+	}
+}
+
+// TestPlannerPath pins which path the planner takes, so the attack tests
+// exercise the fused rounds.
+func TestPlannerPath(t *testing.T) {
+	v := newVerifier(t, 64)
+	v.Verify(sameRoot(t, 48, 0))
+	if s := v.Stats(); s.Checks != 1 || s.Individual != 0 {
+		t.Fatalf("stats after one valid call: %+v", s)
+	}
+	T := orderThirteen(t)
+	sets := sameRoot(t, 48, 0)
+	sets[5].Signature = shifted(t, sets[5].Signature, &T)
+	v.Verify(sets)
+	if s := v.Stats(); s.SubgroupFallbacks != 1 {
+		t.Fatalf("a point outside G2 in a 48-set call gave %d fused-round failures", s.SubgroupFallbacks)
+	}
+}
+
+// Bisection reuses work: one invalid signature among n costs about log2(n)
+// halvings and no individual checks beyond the last few.
+func TestBisectionCost(t *testing.T) {
+	v := newVerifier(t, 64)
+	sets := sameRoot(t, 256, 0)
+	sets[77].Signature = sets[78].Signature
+	before := v.Stats()
+	checkExact(t, v, sets)
+	s := v.Stats()
+	if b := s.Bisections - before.Bisections; b > 9 {
+		t.Errorf("%d bisections for one bad set in 256", b)
+	}
+	if ind := s.Individual - before.Individual; ind > individualBelow {
+		t.Errorf("%d individual checks for one bad set in 256", ind)
+	}
+}
+
+// Dense invalid signatures switch to individual checks: the number of
+// pairing checks stays within about 1.2 per set.
+func TestDenseSwitch(t *testing.T) {
+	v := newVerifier(t, 64)
+	n := 200
+	sets := sameRoot(t, n, 0)
+	for i := 0; i < n; i += 2 {
+		sets[i].Signature = sets[i+1].Signature
+	}
+	before := v.Stats()
+	checkExact(t, v, sets)
+	s := v.Stats()
+	work := (s.Checks - before.Checks) + (s.Individual - before.Individual)
+	if float64(work) > 1.2*float64(n) {
+		t.Fatalf("%d pairing checks for %d sets", work, n)
+	}
+}
+
+func TestConcurrentAndClose(t *testing.T) {
+	before := runtime.NumGoroutine()
+	v, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error)
+	for g := range 4 {
+		go func() {
+			sets := sameRoot(t, 30+g, g)
+			sets[g].Signature = sets[g+1].Signature
+			got := v.Verify(sets)
+			exp := want(sets)
+			for i := range exp {
+				if got[i] != exp[i] {
+					done <- fmt.Errorf("goroutine %d set %d: %v want %v", g, i, got[i], exp[i])
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range 4 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	v.Close()
+	v.Close() // idempotent
+	// Verify still answers after Close, on the caller.
+	sets := sameRoot(t, 40, 0)
+	sets[3].Signature = sets[4].Signature
+	got := v.Verify(sets)
+	if got[3] || !got[4] {
+		t.Fatal("wrong verdicts after Close")
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Fatalf("%d goroutines after Close, %d before New", n, before)
+	}
+}
+
+func TestIndividualConfig(t *testing.T) {
+	v, err := New(Config{Individual: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	sets := sameRoot(t, 20, 0)
+	sets[2].Signature = sets[3].Signature
+	checkExact(t, v, sets)
+}
+
+func TestDigitSource(t *testing.T) {
+	ds := digitSource{r: newRand(), pos: 512}
+	var count [13]int
+	const n = 130000
+	for range n {
+		d := ds.next()
+		if d > 12 {
+			t.Fatalf("digit %d", d)
+		}
+		count[d]++
+	}
+	for d, c := range count {
+		if c < 9000 || c > 11000 {
+			t.Fatalf("digit %d drawn %d times of %d", d, c, n)
+		}
+	}
+	var seed [8]byte
+	_, _ = crand.Read(seed[:])
+}
