@@ -1,0 +1,79 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func write(t *testing.T, root, rel, content string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return lines[len(lines)-1]
+}
+
+func TestUsageErrors(t *testing.T) {
+	for name, args := range map[string][]string{
+		"no dir":      nil,
+		"unknown arg": {"-dir", t.TempDir(), "extra"},
+		"bad flag":    {"-nope"},
+		"missing dir": {"-dir", filepath.Join(t.TempDir(), "missing")},
+		"no case":     {"-dir", t.TempDir()},
+	} {
+		var out, errOut bytes.Buffer
+		if code := run(args, &out, &errOut); code != 2 {
+			t.Errorf("%s: exit %d, want 2 (stderr %q)", name, code, errOut.String())
+		}
+	}
+}
+
+func TestOutput(t *testing.T) {
+	root := t.TempDir()
+	// A case that must fail: the empty aggregate has no result.
+	write(t, root, "general/phase0/bls/aggregate/bls/wrong/data.yaml",
+		"input: []\noutput: '0x"+strings.Repeat("00", 96)+"'\n")
+	write(t, root, "general/phase0/bls/aggregate/bls/right/data.yaml", "input: []\noutput: null\n")
+	write(t, root, "general/phase0/bls/unknown/bls/c/data.yaml", "input: []\noutput: null\n")
+	var out, errOut bytes.Buffer
+	if code := run([]string{"-dir", root}, &out, &errOut); code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	got := out.String()
+	for _, want := range []string{
+		"general/phase0/bls/aggregate: 1 passed, 1 failed, 0 skipped\n",
+		"  FAIL bls/wrong: ",
+		"general/phase0/bls/unknown: 0 passed, 0 failed, 1 skipped\n",
+		"  SKIP bls/c: no handler for bls/unknown\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+	if l := lastLine(got); l != "1 passed, 1 failed, 1 skipped" {
+		t.Errorf("last line %q", l)
+	}
+
+	// Only passes and skips: exit 0.
+	if err := os.RemoveAll(filepath.Join(root, "general/phase0/bls/aggregate/bls/wrong")); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if code := run([]string{"-dir", root}, &out, &errOut); code != 0 {
+		t.Errorf("exit %d, want 0:\n%s", code, out.String())
+	}
+	if l := lastLine(out.String()); l != "1 passed, 0 failed, 1 skipped" {
+		t.Errorf("last line %q", l)
+	}
+}

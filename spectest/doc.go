@@ -1,0 +1,39 @@
+// Package spectest runs the Ethereum consensus-spec test vectors
+// (ethereum/consensus-spec-tests layout) against attpool's own packages:
+// the BLS handlers of the "bls" runner against package crypto, and the
+// "ssz_static" runner against the SSZ containers of packages ssz and
+// attestation.
+//
+// Who should use it: attpool developers and CI, to show that crypto, ssz and
+// attestation agree with the specs byte for byte. Application code has no
+// reason to import it. Most people run it either as a Go test
+//
+//	CONSENSUS_SPEC_TESTS=/path/to/consensus-spec-tests/tests go test ./spectest/
+//
+// (without the variable the vector test skips itself and says so), or as a
+// command that prints per-handler counts:
+//
+//	go run ./spectest/cmd/spectest -dir /path/to/consensus-spec-tests/tests
+//
+// The folder given is a "tests" folder laid out as
+// <preset>/<fork>/<runner>/<handler>/<suite>/<case>/, for example
+// general/phase0/bls/verify/bls/verify_valid_case_2ea479adf8c40300/data.yaml
+// or mainnet/electra/ssz_static/Attestation/ssz_random/case_0/. [Discover]
+// lists the cases, [RunCase] runs one, and [Run] does both. A case that no
+// handler of this package understands is reported as skipped with the reason,
+// never silently passed; a malformed case is a failure, never a panic.
+//
+// BLS handlers: verify, aggregate, aggregate_verify, fast_aggregate_verify,
+// eth_aggregate_pubkeys, eth_fast_aggregate_verify, sign, batch_verify,
+// deserialization_G1, deserialization_G2 and hash_to_G2 (the last four in
+// the format of ethereum/bls12-381-tests). They follow the specs: an input
+// that does not decode makes a verification false, and an output of null
+// means the operation must fail. Hex inputs are accepted with or without
+// the 0x prefix. hash_to_G2 uses the case's own DST when it gives one
+// (input key "dst"), and otherwise the RFC 9380 test DST
+// "QUUX-V01-CS02-with-BLS12381G2_XMD:SHA-256_SSWU_RO_".
+//
+// ssz_static: for every registered container (see [SSZTypes]) a case's
+// serialized.ssz_snappy (snappy block format) must decode, re-encode to the
+// same bytes, hash to roots.yaml's root, and equal value.yaml field by field.
+package spectest

@@ -1,0 +1,77 @@
+package spectest_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/attpool/attpool/spectest"
+)
+
+// TestConsensusSpecTests runs every case under $CONSENSUS_SPEC_TESTS (a
+// consensus-spec-tests "tests" folder) as a subtest named handler/case. It
+// fails on any failed or skipped case, and on a handler folder with no case.
+func TestConsensusSpecTests(t *testing.T) {
+	root := os.Getenv("CONSENSUS_SPEC_TESTS")
+	if root == "" {
+		t.Skip("CONSENSUS_SPEC_TESTS is not set: set it to a consensus-spec-tests `tests` folder " +
+			"(e.g. CONSENSUS_SPEC_TESTS=/work/shared/spec-tests/tests) to run the official vectors")
+	}
+	cases, err := spectest.Discover(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) == 0 {
+		t.Fatalf("no test case under %s (want <preset>/<fork>/<runner>/<handler>/<suite>/<case>/)", root)
+	}
+
+	var order []string
+	byHandler := map[string][]spectest.Case{}
+	for _, c := range cases {
+		h := c.HandlerPath()
+		if _, ok := byHandler[h]; !ok {
+			order = append(order, h)
+		}
+		byHandler[h] = append(byHandler[h], c)
+	}
+	var results []spectest.Result
+	for _, h := range order {
+		t.Run(h, func(t *testing.T) {
+			for _, c := range byHandler[h] {
+				t.Run(c.CasePath(), func(t *testing.T) {
+					r := spectest.RunCase(c)
+					results = append(results, r)
+					switch {
+					case r.Skipped:
+						t.Errorf("skipped: %s (%s)", r.Reason, c.Dir)
+					case r.Err != nil:
+						t.Errorf("%v (%s)", r.Err, c.Dir)
+					}
+				})
+			}
+		})
+	}
+
+	handlers, total := spectest.Tally(results)
+	t.Logf("%d handlers: %v", len(handlers), total)
+	if total.Skipped != 0 {
+		t.Errorf("%d cases skipped, want none", total.Skipped)
+	}
+	// Every handler folder present must contribute cases.
+	dirs, err := filepath.Glob(filepath.Join(root, "*", "*", "*", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range dirs {
+		if st, err := os.Stat(d); err != nil || !st.IsDir() {
+			continue
+		}
+		rel, err := filepath.Rel(root, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(byHandler[filepath.ToSlash(rel)]); n == 0 {
+			t.Errorf("handler %s: no case found", filepath.ToSlash(rel))
+		}
+	}
+}
