@@ -1,8 +1,6 @@
 package crypto
 
 import (
-	"fmt"
-
 	blst "github.com/supranational/blst/bindings/go"
 )
 
@@ -74,12 +72,12 @@ func hasNil(pks []*PublicKey) bool {
 // (as from [SignatureFromBytes]); none is an error.
 func AggregateSignatures(sigs []*Signature) (*Signature, error) {
 	if len(sigs) == 0 {
-		return nil, fmt.Errorf("aggregating signatures: %w", ErrEmpty)
+		return nil, wrapf(ErrEmpty, "aggregating signatures")
 	}
 	pts := make([]*G2Affine, len(sigs))
 	for i, s := range sigs {
 		if s == nil {
-			return nil, fmt.Errorf("aggregating signatures: nil signature %d: %w", i, ErrInvalidEncoding)
+			return nil, wrapf(ErrInvalidEncoding, "aggregating signatures: nil signature %d", i)
 		}
 		pts[i] = &s.a
 	}
@@ -96,19 +94,19 @@ func AggregatePublicKeys(pks []*PublicKey) (*PublicKey, error) {
 		return nil, err
 	}
 	if sum.IsInfinity() {
-		return nil, fmt.Errorf("aggregating public keys: %w", ErrInfinity)
+		return nil, wrapf(ErrInfinity, "aggregating public keys")
 	}
 	return &PublicKey{a: sum.Affine()}, nil
 }
 
 func sumKeys(pks []*PublicKey) (G1, error) {
 	if len(pks) == 0 {
-		return G1{}, fmt.Errorf("aggregating public keys: %w", ErrEmpty)
+		return G1{}, wrapf(ErrEmpty, "aggregating public keys")
 	}
 	pts := make([]*G1Affine, len(pks))
 	for i, pk := range pks {
 		if pk == nil {
-			return G1{}, fmt.Errorf("aggregating public keys: nil key %d: %w", i, ErrInvalidEncoding)
+			return G1{}, wrapf(ErrInvalidEncoding, "aggregating public keys: nil key %d", i)
 		}
 		pts[i] = &pk.a
 	}
@@ -124,7 +122,7 @@ func EthAggregatePubkeys(encoded [][]byte) ([PublicKeySize]byte, error) {
 	for i, b := range encoded {
 		pk, err := PublicKeyFromBytes(b)
 		if err != nil {
-			return out, fmt.Errorf("key %d: %w", i, err)
+			return out, wrapf(err, "key %d", i)
 		}
 		pks[i] = pk
 	}

@@ -62,6 +62,17 @@ static void attpool_g2_mul13_add(blst_p2 *acc, const blst_p2 *h) {
 	blst_p2_add_or_double(&a8, &a8, acc);
 	blst_p2_add_or_double(acc, &a8, h);
 }
+
+// attpool_g1_mul13_add sets *acc = 13*(*acc) + *h.
+static void attpool_g1_mul13_add(blst_p1 *acc, const blst_p1 *h) {
+	blst_p1 a4, a8;
+	blst_p1_double(&a4, acc);
+	blst_p1_double(&a4, &a4);
+	blst_p1_double(&a8, &a4);
+	blst_p1_add_or_double(&a8, &a8, &a4);
+	blst_p1_add_or_double(&a8, &a8, acc);
+	blst_p1_add_or_double(acc, &a8, h);
+}
 */
 import "C"
 
@@ -106,6 +117,7 @@ func p1AffIsInf(p *blst.P1Affine) bool { return bool(C.blst_p1_affine_is_inf(cP1
 func p2Add(out, a, b *blst.P2)         { C.blst_p2_add_or_double(cP2(out), cP2(a), cP2(b)) }
 func p1Add(out, a, b *blst.P1)         { C.blst_p1_add_or_double(cP1(out), cP1(a), cP1(b)) }
 func p2Mul13Add(acc, h *blst.P2)       { C.attpool_g2_mul13_add(cP2(acc), cP2(h)) }
+func p1Mul13Add(acc, h *blst.P1)       { C.attpool_g1_mul13_add(cP1(acc), cP1(h)) }
 
 // p2Mult and p1Mult multiply by a little-endian scalar of nbits bits.
 func p2Mult(out, p *blst.P2, scalar []byte, nbits int) {

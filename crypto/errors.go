@@ -1,6 +1,10 @@
 package crypto
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
 
 // Errors returned by the decoders and constructors of this package. They are
 // wrapped with context; test for them with [errors.Is].
@@ -34,5 +38,26 @@ func decodeErr(code int) error {
 		return ErrInfinity
 	default:
 		return ErrInvalidEncoding
+	}
+}
+
+// wrapError is a sentinel error with context: its message is
+// "attpool/crypto: <context>: <sentinel's text without the prefix>", and it
+// unwraps to the sentinel.
+type wrapError struct {
+	msg string
+	err error
+}
+
+func (e *wrapError) Error() string { return e.msg }
+func (e *wrapError) Unwrap() error { return e.err }
+
+// wrapf returns err with the formatted context, keeping the package prefix
+// first.
+func wrapf(err error, format string, args ...any) error {
+	const prefix = "attpool/crypto: "
+	return &wrapError{
+		msg: prefix + fmt.Sprintf(format, args...) + ": " + strings.TrimPrefix(err.Error(), prefix),
+		err: err,
 	}
 }

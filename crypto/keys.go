@@ -36,7 +36,7 @@ type SecretKey struct {
 // SecretKeyFromBytes decodes a 32-byte big-endian scalar in [1, r).
 func SecretKeyFromBytes(b []byte) (*SecretKey, error) {
 	if len(b) != SecretKeySize {
-		return nil, fmt.Errorf("secret key of %d bytes: %w", len(b), ErrInvalidLength)
+		return nil, wrapf(ErrInvalidLength, "secret key of %d bytes", len(b))
 	}
 	sk := new(SecretKey)
 	if sk.s.Deserialize(b) == nil || !sk.s.Valid() {
@@ -106,19 +106,19 @@ type PublicKey struct {
 // cache the result per validator.
 func PublicKeyFromBytes(b []byte) (*PublicKey, error) {
 	if len(b) != PublicKeySize {
-		return nil, fmt.Errorf("public key of %d bytes: %w", len(b), ErrInvalidLength)
+		return nil, wrapf(ErrInvalidLength, "public key of %d bytes", len(b))
 	}
 	var in [PublicKeySize]byte
 	copy(in[:], b)
 	pk := new(PublicKey)
 	if err := decodeErr(uncompressG1(&pk.a.p, &in)); err != nil {
-		return nil, fmt.Errorf("public key: %w", err)
+		return nil, wrapf(err, "public key")
 	}
 	if p1AffIsInf(&pk.a.p) {
-		return nil, fmt.Errorf("public key: %w", ErrInfinity)
+		return nil, wrapf(ErrInfinity, "public key")
 	}
 	if !pk.a.p.InG1() {
-		return nil, fmt.Errorf("public key: %w", ErrNotInSubgroup)
+		return nil, wrapf(ErrNotInSubgroup, "public key")
 	}
 	return pk, nil
 }
@@ -160,7 +160,7 @@ func (s *Signature) SetBytes(b []byte) (*Signature, error) {
 		return nil, err
 	}
 	if !t.a.p.InG2() {
-		return nil, fmt.Errorf("signature: %w", ErrNotInSubgroup)
+		return nil, wrapf(ErrNotInSubgroup, "signature")
 	}
 	*s = t
 	return s, nil
@@ -172,13 +172,13 @@ func (s *Signature) SetBytes(b []byte) (*Signature, error) {
 // points at once). On error s is left unchanged.
 func (s *Signature) SetBytesNoSubgroupCheck(b []byte) (*Signature, error) {
 	if len(b) != SignatureSize {
-		return nil, fmt.Errorf("signature of %d bytes: %w", len(b), ErrInvalidLength)
+		return nil, wrapf(ErrInvalidLength, "signature of %d bytes", len(b))
 	}
 	var in [SignatureSize]byte
 	copy(in[:], b)
 	var t blst.P2Affine
 	if err := decodeErr(uncompressG2(&t, &in)); err != nil {
-		return nil, fmt.Errorf("signature: %w", err)
+		return nil, wrapf(err, "signature")
 	}
 	s.a.p = t
 	return s, nil

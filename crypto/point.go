@@ -112,8 +112,15 @@ func (p *G2) Double() *G2 { p2Double(&p.p); return p }
 // Mul13Add sets p = 13p + h and returns p: one step of Horner's rule in base 13.
 func (p *G2) Mul13Add(h *G2) *G2 { p2Mul13Add(&p.p, &h.p); return p }
 
-// Mul sets p = k*p for a little-endian scalar k of nbits bits (any size, not
-// reduced modulo r, so multiples by cofactors work) and returns p.
+// Mul13Add sets p = 13p + h and returns p.
+func (p *G1) Mul13Add(h *G1) *G1 { p1Mul13Add(&p.p, &h.p); return p }
+
+// Mul sets p = k*p for a little-endian scalar k of nbits bits and returns p.
+// Scalars of more than 256 bits (multiples by cofactors, say) are applied
+// as they are, whatever p is. For 144 to 256 bits with k < r, blst uses the
+// GLS endomorphism, which is right only for points of G2: multiply points
+// outside G2 by such scalars through [G2.Add] and doublings, or pad the
+// scalar past 256 bits.
 func (p *G2) Mul(k []byte, nbits int) *G2 {
 	if nbits == 0 || len(k) == 0 {
 		*p = G2{}
@@ -124,6 +131,8 @@ func (p *G2) Mul(k []byte, nbits int) *G2 {
 }
 
 // Mul sets p = k*p for a little-endian scalar k of nbits bits and returns p.
+// As for [G2.Mul], scalars of 176 to 256 bits below r use the GLV
+// endomorphism, right only for points of G1.
 func (p *G1) Mul(k []byte, nbits int) *G1 {
 	if nbits == 0 || len(k) == 0 {
 		*p = G1{}
@@ -185,7 +194,8 @@ func MultiExpG1(points []*G1Affine, scalars []byte, nbits int) G1 {
 	return G1{p: *blst.P1AffinesMult(ps, scalars, nbits)}
 }
 
-// MultiExpG2 returns sum_i k_i*points[i], as [MultiExpG1].
+// MultiExpG2 returns sum_i k_i*points[i], as [MultiExpG1]. The points must
+// be in G2 for the result to be defined as a plain sum of products.
 func MultiExpG2(points []*G2Affine, scalars []byte, nbits int) G2 {
 	nbytes := (nbits + 7) / 8
 	if len(points) == 0 || len(scalars) < len(points)*nbytes {

@@ -15,6 +15,8 @@ type Verifier struct {
 	w      *workers
 	hashes *hashCache
 	stats  counters
+	// scratch holds *crypto.PairRoundScratch buffers for the digit rounds.
+	scratch sync.Pool
 
 	negG1       crypto.G1
 	negG1Affine crypto.G1Affine
@@ -27,6 +29,7 @@ func New(cfg Config) (*Verifier, error) {
 		return nil, err
 	}
 	v := &Verifier{cfg: cfg, w: newWorkers(cfg.Workers), hashes: newHashCache(cfg.HashCacheSize)}
+	v.scratch.New = func() any { return new(crypto.PairRoundScratch) }
 	g := crypto.G1Generator()
 	v.negG1 = g.Jacobian()
 	v.negG1.Neg()

@@ -23,8 +23,9 @@ func (c *call) points() (pks []*crypto.G1Affine, sigs []*crypto.G2Affine) {
 	return pks, sigs
 }
 
-// sums computes the node of [lo, hi); S, when not nil, is its known G2 sum.
-func (c *call) sums(lo, hi int, S *crypto.G2) node {
+// sums computes the node of [lo, hi); S, when not nil, is its known G2 sum,
+// and known holds key sums of groups that lie wholly inside the range.
+func (c *call) sums(lo, hi int, S *crypto.G2, known map[int]crypto.G1) node {
 	if c.pks == nil {
 		c.pks, c.pts = c.points()
 	}
@@ -37,7 +38,9 @@ func (c *call) sums(lo, hi int, S *crypto.G2) node {
 	}
 	c.v.w.forEach(len(nd.P), 1, func(x int) {
 		a, b := part(nd.gLo + x)
-		if a < b {
+		if P, ok := known[nd.gLo+x]; ok {
+			nd.P[x] = P
+		} else if a < b {
 			nd.P[x] = crypto.MultiExpG1(c.pks[a:b], c.scalars[a*nb:b*nb], nbits)
 		}
 	})
@@ -131,7 +134,7 @@ func (c *call) bisect(root node) {
 		}
 		c.v.stats.bisections.Add(1)
 		mid := nd.lo + size/2
-		left := c.sums(nd.lo, mid, nil)
+		left := c.sums(nd.lo, mid, nil, nil)
 		right := c.minus(&nd, &left)
 		c.spent += c.checkCost(left)
 		if c.check(left) {

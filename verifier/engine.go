@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"sync/atomic"
 
 	"github.com/attpool/attpool/crypto"
 )
@@ -12,13 +13,13 @@ import (
 // Cost model of the planner, in microseconds on one core (measured on the
 // project's 2-core machine with blst v0.3.17; only ratios matter).
 const (
-	costInG2       = 60.0  // one G2 subgroup check
-	costBatchAdd   = 0.8   // one point of a batch-affine G2 sum
-	costRoundFixed = 40.0  // bucket combination and bookkeeping of one round
-	costMSMG2      = 14.0  // one point of a 64-bit G2 multi-scalar multiplication
-	costMiller     = 280.0 // one Miller loop
-	costFinalExp   = 470.0 // one final exponentiation
-	costMSMG1      = 5.0   // one point of a 64-to-130-bit G1 multi-scalar multiplication
+	costInG2      = 60.0  // one G2 subgroup check
+	costPairAdd   = 0.8   // one point of a G2 pair round (two digit rounds)
+	costPairFixed = 150.0 // bucket grid and running sums of one pair round
+	costMSMG2     = 14.0  // one point of a 64-bit G2 multi-scalar multiplication
+	costMiller    = 280.0 // one Miller loop
+	costFinalExp  = 470.0 // one final exponentiation
+	costMSMG1     = 5.0   // one point of a 64-to-130-bit G1 multi-scalar multiplication
 )
 
 // denseBudget is the share of the cost of checking every candidate alone that
@@ -78,7 +79,8 @@ func (v *Verifier) verify(sets []Set) []bool {
 	m := len(c.cand)
 	c.budget = denseBudget * float64(m) * (2*costMiller + costFinalExp)
 	R := roundsFor(v.cfg.SecurityBits)
-	fused := float64(R)*(costInG2+costRoundFixed) + float64(m*R)*costBatchAdd*12/13
+	pairs := float64((R + 1) / 2)
+	fused := pairs*(2*costInG2+costPairFixed) + pairs*float64(m)*costPairAdd
 	conventional := float64(m) * (costInG2 + costMSMG2)
 	if m > 1 && fused < conventional {
 		if c.fused(R) {
@@ -187,36 +189,21 @@ func (d *digitSource) next() uint8 {
 // the caller falls back to checking each point.
 func (c *call) fused(R int) bool {
 	m := len(c.cand)
-	digits := make([]uint8, R*m) // digits[j*m+k]
-	ds := digitSource{r: newRand(), pos: 512}
-	for k := range m {
-		for {
-			zero := true
-			for j := range R {
-				d := ds.next()
-				digits[j*m+k] = d
-				zero = zero && d == 0
-			}
-			if !zero { // r_k must not be zero
-				break
-			}
+	digits := drawDigits(m, R)
+	c.pks, c.pts = c.points()
+	// Groups large enough get their key sums P_g = sum r_k pk_k from the same
+	// digit rounds in G1 (Horner again); the others use a multi-scalar
+	// multiplication with the r_k.
+	var big []int
+	for g := range c.groups {
+		if c.groups[g].hi-c.groups[g].lo >= g1RoundsMin {
+			big = append(big, g)
 		}
 	}
-	pts := make([]*crypto.G2Affine, m)
-	for k, i := range c.cand {
-		pts[k] = c.sigs[i].Point()
-	}
-	H := make([]crypto.G2, R)
-	inG2 := make([]bool, R)
-	c.v.w.forEach(R, 1, func(j int) {
-		H[j] = roundSum(pts, digits[j*m:(j+1)*m])
-		inG2[j] = H[j].InG2()
-	})
-	for _, ok := range inG2 {
-		if !ok {
-			c.v.stats.subgroupFallbacks.Add(1)
-			return false
-		}
+	H, PG, ok := c.v.pairRounds(c.pts, c.pks, digits, R, c.groups, big)
+	if !ok {
+		c.v.stats.subgroupFallbacks.Add(1)
+		return false
 	}
 	// Scalars r_k = sum_j c_kj 13^j, little-endian.
 	c.nbits = int(math.Ceil(float64(R) * math.Log2(13)))
@@ -233,7 +220,15 @@ func (c *call) fused(R int) bool {
 	for j := R - 2; j >= 0; j-- {
 		S.Mul13Add(&H[j])
 	}
-	whole := c.sums(0, m, &S)
+	known := make(map[int]crypto.G1, len(big))
+	for x, g := range big {
+		P := PG[x][R-1]
+		for j := R - 2; j >= 0; j-- {
+			P.Mul13Add(&PG[x][j])
+		}
+		known[g] = P
+	}
+	whole := c.sums(0, m, &S, known)
 	c.spent += c.checkCost(whole)
 	if c.check(whole) {
 		c.accept(0, m)
@@ -243,35 +238,92 @@ func (c *call) fused(R int) bool {
 	return true
 }
 
-// roundSum returns sum_k digits[k]*pts[k]: the points are sorted into twelve
-// buckets by digit, each bucket summed with batch-affine addition, and the
-// buckets combined by a running sum.
-func roundSum(pts []*crypto.G2Affine, digits []uint8) crypto.G2 {
-	var count [13]int
-	for _, d := range digits {
-		count[d]++
+// g1RoundsMin is the group size from which a group's key sum comes from the
+// digit rounds in G1 rather than from a multi-scalar multiplication.
+const g1RoundsMin = 192
+
+// pairRounds computes the R round sums H_j = sum_k c_kj s_k over the
+// signatures, two rounds per pass (crypto.PairRoundG2), and checks each in
+// G2; for every group in big it also computes the round sums of its keys in
+// G1. Passes are spread over the workers. It reports false when a round sum
+// is outside G2.
+func (v *Verifier) pairRounds(pts []*crypto.G2Affine, pks []*crypto.G1Affine, digits []uint8, R int,
+	groups []group, big []int) ([]crypto.G2, [][]crypto.G1, bool) {
+	m := len(pts)
+	T := (R + 1) / 2
+	H := make([]crypto.G2, 2*T)
+	PG := make([][]crypto.G1, len(big))
+	for x := range PG {
+		PG[x] = make([]crypto.G1, 2*T)
 	}
-	var start [13]int
-	pos := 0
-	for d := 1; d < 13; d++ {
-		start[d] = pos
-		pos += count[d]
+	var zeros []uint8
+	if R%2 == 1 {
+		zeros = make([]uint8, m)
 	}
-	sorted := make([]*crypto.G2Affine, pos)
-	next := start
-	for k, d := range digits {
-		if d != 0 {
-			sorted[next[d]] = pts[k]
-			next[d]++
+	roundDigits := func(j int) []uint8 {
+		if j >= R {
+			return zeros
+		}
+		return digits[j*m : (j+1)*m]
+	}
+	var bad atomic.Bool
+	v.w.forEach(T*(1+len(big)), 1, func(task int) {
+		t, which := task%T, task/T
+		d1, d2 := roundDigits(2*t), roundDigits(2*t+1)
+		sc := v.scratch.Get().(*crypto.PairRoundScratch)
+		defer v.scratch.Put(sc)
+		if which == 0 {
+			H[2*t], H[2*t+1] = crypto.PairRoundG2(sc, pts, d1, d2)
+			if !H[2*t].InG2() || (2*t+1 < R && !H[2*t+1].InG2()) {
+				bad.Store(true)
+			}
+			return
+		}
+		g := groups[big[which-1]]
+		PG[which-1][2*t], PG[which-1][2*t+1] = crypto.PairRoundG1(sc, pks[g.lo:g.hi], d1[g.lo:g.hi], d2[g.lo:g.hi])
+	})
+	return H[:R], PG, !bad.Load()
+}
+
+// drawDigits returns R*m uniform digits in [0, 13) from a fresh CSPRNG,
+// digits[j*m+k] for round j and point k, with no point's digits all zero.
+func drawDigits(m, R int) []uint8 {
+	digits := make([]uint8, R*m)
+	ds := digitSource{r: newRand(), pos: 512}
+	for k := range m {
+		for {
+			zero := true
+			for j := range R {
+				d := ds.next()
+				digits[j*m+k] = d
+				zero = zero && d == 0
+			}
+			if !zero { // r_k must not be zero
+				break
+			}
 		}
 	}
-	acc, sum := crypto.G2Infinity(), crypto.G2Infinity()
-	for d := 12; d >= 1; d-- {
-		b := crypto.SumG2(sorted[start[d] : start[d]+count[d]])
-		acc.Add(&b)
-		sum.Add(&acc)
+	return digits
+}
+
+// BatchInG2 reports whether every point is in G2, with the batch subgroup
+// check of the design note: R rounds of random digit sums, each checked with
+// one subgroup test; a batch holding a point outside G2 passes with
+// probability at most 13^-R <= 2^-SecurityBits. No points give true.
+func (v *Verifier) BatchInG2(points []*crypto.Signature) bool {
+	if len(points) == 0 {
+		return true
 	}
-	return sum
+	R := roundsFor(v.cfg.SecurityBits)
+	pts := make([]*crypto.G2Affine, len(points))
+	for k, p := range points {
+		if p == nil {
+			return false
+		}
+		pts[k] = p.Point()
+	}
+	_, _, ok := v.pairRounds(pts, nil, drawDigits(len(pts), R), R, nil, nil)
+	return ok
 }
 
 func mulAdd13(x *[3]uint64, d uint64) {
@@ -334,7 +386,7 @@ func (c *call) conventional() {
 			_, _ = r.Read(s)
 		}
 	}
-	whole := c.sums(0, m, nil)
+	whole := c.sums(0, m, nil, nil)
 	c.spent += c.checkCost(whole)
 	if c.check(whole) {
 		c.accept(0, m)

@@ -1,0 +1,136 @@
+package crypto
+
+import (
+	"testing"
+)
+
+// TestPairRound checks PairRoundG2 and PairRoundG1 against Mul: H1 = sum
+// d1[k]*P_k and H2 = sum d2[k]*P_k, with repeated points (doublings inside a
+// bucket), cancelling pairs, zero digits and, in G2, points outside G2 (the
+// verifier's subgroup rounds run on unchecked signatures).
+func TestPairRound(t *testing.T) {
+	rng := newRand(50)
+	g2 := g2Points(300, 51)
+	g1 := g1Points(300, 52)
+	var pts2 []*G2Affine
+	var pts1 []*G1Affine
+	for i := range g2 {
+		pts2 = append(pts2, &g2[i])
+		pts1 = append(pts1, &g1[i])
+	}
+	// Duplicates and negations, so that buckets hold P+P and P+(-P).
+	for i := range 20 {
+		n2 := g2[i].Jacobian()
+		n2A := n2.Neg().Affine()
+		n1 := g1[i].Jacobian()
+		n1A := n1.Neg().Affine()
+		pts2 = append(pts2, &g2[i], &n2A)
+		pts1 = append(pts1, &g1[i], &n1A)
+	}
+	for range 5 {
+		pts2 = append(pts2, randomCurvePoint(t, rng).Point())
+	}
+	T := order13Point(t, rng)
+	TA := T.Affine()
+	pts2 = append(pts2, &TA)
+
+	var scratch PairRoundScratch
+	for _, n := range []int{0, 1, 2, 13, 100, len(pts1), len(pts2)} {
+		d1, d2 := make([]uint8, n), make([]uint8, n)
+		for k := range n {
+			d1[k], d2[k] = uint8(rng.IntN(13)), uint8(rng.IntN(13))
+		}
+		if n >= 2 {
+			// Same bucket for a point and its duplicate or negation.
+			d1[0], d2[0], d1[1], d2[1] = 0, 0, 0, 0
+		}
+		if n > 300 {
+			for i := range 20 {
+				j, k := 300+2*i, 301+2*i
+				if k < n && i%2 == 0 {
+					d1[j], d2[j], d1[k], d2[k] = d1[i], d2[i], d1[i], d2[i]
+				}
+			}
+		}
+		if n <= len(pts2) {
+			h1, h2 := PairRoundG2(&scratch, pts2[:n], d1, d2)
+			w1, w2 := G2Infinity(), G2Infinity()
+			for k := range n {
+				a, b := pts2[k].Jacobian(), pts2[k].Jacobian()
+				w1.Add(a.Mul([]byte{d1[k]}, 4))
+				w2.Add(b.Mul([]byte{d2[k]}, 4))
+			}
+			if !h1.Equal(&w1) || !h2.Equal(&w2) {
+				t.Errorf("PairRoundG2, %d points: H1 ok %v, H2 ok %v", n, h1.Equal(&w1), h2.Equal(&w2))
+			}
+		}
+		if n <= len(pts1) {
+			h1, h2 := PairRoundG1(&scratch, pts1[:n], d1, d2)
+			w1, w2 := G1Infinity(), G1Infinity()
+			for k := range n {
+				a, b := pts1[k].Jacobian(), pts1[k].Jacobian()
+				w1.Add(a.Mul([]byte{d1[k]}, 4))
+				w2.Add(b.Mul([]byte{d2[k]}, 4))
+			}
+			if !h1.Equal(&w1) || !h2.Equal(&w2) {
+				t.Errorf("PairRoundG1, %d points: H1 ok %v, H2 ok %v", n, h1.Equal(&w1), h2.Equal(&w2))
+			}
+		}
+	}
+	// A point outside G2 with a non-zero digit makes the round sum leave G2
+	// unless its digit is 0 mod 13 (here: the order-13 point alone).
+	h1, h2 := PairRoundG2(&scratch, []*G2Affine{&g2[0], &TA}, []uint8{3, 5}, []uint8{4, 0})
+	if h1.InG2() || !h2.InG2() {
+		t.Errorf("order-13 point: H1 in G2 %v (want false), H2 in G2 %v (want true)", h1.InG2(), h2.InG2())
+	}
+}
+
+func TestVerifyDistinctBatch(t *testing.T) {
+	var pks []*PublicKey
+	var msgs [][]byte
+	var sigs []*Signature
+	for i := range 6 {
+		sk := interopKey(t, i)
+		m := []byte{'d', byte(i)}
+		pks = append(pks, sk.PublicKey())
+		msgs = append(msgs, m)
+		sigs = append(sigs, Sign(sk, m))
+	}
+	if !VerifyDistinctBatch(pks, msgs, sigs) {
+		t.Fatal("valid batch rejected")
+	}
+	if !VerifyDistinctBatch(pks[:1], msgs[:1], sigs[:1]) {
+		t.Error("batch of one rejected")
+	}
+	// Swapping two signatures keeps the sum but breaks the statement.
+	sw := append([]*Signature{sigs[1], sigs[0]}, sigs[2:]...)
+	if VerifyDistinctBatch(pks, msgs, sw) {
+		t.Error("swapped signatures accepted")
+	}
+	// Shifting two signatures by +T and -T (T of order 13) keeps their sum;
+	// the subgroup checks must catch it.
+	rng := newRand(53)
+	T := order13Point(t, rng)
+	a, b := sigs[0].Point().Jacobian(), sigs[1].Point().Jacobian()
+	a.Add(&T)
+	b.Sub(&T)
+	aA, bA := a.Affine(), b.Affine()
+	shifted := append([]*Signature{SignatureFromPoint(&aA), SignatureFromPoint(&bA)}, sigs[2:]...)
+	if VerifyDistinctBatch(pks, msgs, shifted) {
+		t.Error("signatures shifted out of G2 accepted")
+	}
+	var inf Signature
+	for name, ok := range map[string]bool{
+		"empty":         VerifyDistinctBatch(nil, nil, nil),
+		"short msgs":    VerifyDistinctBatch(pks, msgs[:5], sigs),
+		"short sigs":    VerifyDistinctBatch(pks, msgs, sigs[:5]),
+		"nil key":       VerifyDistinctBatch([]*PublicKey{nil}, msgs[:1], sigs[:1]),
+		"nil signature": VerifyDistinctBatch(pks[:1], msgs[:1], []*Signature{nil}),
+		"wrong message": VerifyDistinctBatch(pks[:1], msgs[1:2], sigs[:1]),
+		"infinity":      VerifyDistinctBatch(pks[:1], msgs[:1], []*Signature{&inf}),
+	} {
+		if ok {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
