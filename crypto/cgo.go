@@ -34,8 +34,8 @@ bool blst_p2_affine_is_inf(const blst_p2_affine *p);
 bool blst_p1_affine_is_inf(const blst_p1_affine *p);
 void blst_p2_add_or_double(blst_p2 *out, const blst_p2 *a, const blst_p2 *b);
 void blst_p1_add_or_double(blst_p1 *out, const blst_p1 *a, const blst_p1 *b);
-void blst_p2_mult(blst_p2 *out, const blst_p2 *p, const byte *scalar, size_t nbits);
-void blst_p1_mult(blst_p1 *out, const blst_p1 *p, const byte *scalar, size_t nbits);
+void blst_p2_unchecked_mult(blst_p2 *out, const blst_p2 *p, const byte *scalar, size_t nbits);
+void blst_p1_unchecked_mult(blst_p1 *out, const blst_p1 *p, const byte *scalar, size_t nbits);
 void blst_miller_loop(blst_fp12 *ret, const blst_p2_affine *Q, const blst_p1_affine *P);
 void blst_fp12_mul(blst_fp12 *ret, const blst_fp12 *a, const blst_fp12 *b);
 void blst_final_exp(blst_fp12 *ret, const blst_fp12 *f);
@@ -119,13 +119,16 @@ func p1Add(out, a, b *blst.P1)         { C.blst_p1_add_or_double(cP1(out), cP1(a
 func p2Mul13Add(acc, h *blst.P2)       { C.attpool_g2_mul13_add(cP2(acc), cP2(h)) }
 func p1Mul13Add(acc, h *blst.P1)       { C.attpool_g1_mul13_add(cP1(acc), cP1(h)) }
 
-// p2Mult and p1Mult multiply by a little-endian scalar of nbits bits.
+// p2Mult and p1Mult multiply by a little-endian scalar of nbits bits with a
+// plain windowed method, right for every point of the curve (blst_p2_mult
+// uses the GLS endomorphism for some sizes, right only in the subgroup).
+// The caller guarantees 0 < nbits <= 8*len(scalar).
 func p2Mult(out, p *blst.P2, scalar []byte, nbits int) {
-	C.blst_p2_mult(cP2(out), cP2(p), (*C.byte)(unsafe.Pointer(&scalar[0])), C.size_t(nbits))
+	C.blst_p2_unchecked_mult(cP2(out), cP2(p), (*C.byte)(unsafe.Pointer(&scalar[0])), C.size_t(nbits))
 }
 
 func p1Mult(out, p *blst.P1, scalar []byte, nbits int) {
-	C.blst_p1_mult(cP1(out), cP1(p), (*C.byte)(unsafe.Pointer(&scalar[0])), C.size_t(nbits))
+	C.blst_p1_unchecked_mult(cP1(out), cP1(p), (*C.byte)(unsafe.Pointer(&scalar[0])), C.size_t(nbits))
 }
 
 func millerLoopN(out *blst.Fp12, qs []blst.P2Affine, ps []blst.P1Affine) {

@@ -116,13 +116,12 @@ func (p *G2) Mul13Add(h *G2) *G2 { p2Mul13Add(&p.p, &h.p); return p }
 func (p *G1) Mul13Add(h *G1) *G1 { p1Mul13Add(&p.p, &h.p); return p }
 
 // Mul sets p = k*p for a little-endian scalar k of nbits bits and returns p.
-// Scalars of more than 256 bits (multiples by cofactors, say) are applied
-// as they are, whatever p is. For 144 to 256 bits with k < r, blst uses the
-// GLS endomorphism, which is right only for points of G2: multiply points
-// outside G2 by such scalars through [G2.Add] and doublings, or pad the
-// scalar past 256 bits.
+// Any point of the curve and any scalar size work (multiples by cofactors
+// too). Only the first nbits bits of k are read, and no more than k holds;
+// nbits <= 0 gives the identity.
 func (p *G2) Mul(k []byte, nbits int) *G2 {
-	if nbits == 0 || len(k) == 0 {
+	nbits = min(nbits, 8*len(k))
+	if nbits <= 0 {
 		*p = G2{}
 		return p
 	}
@@ -130,11 +129,11 @@ func (p *G2) Mul(k []byte, nbits int) *G2 {
 	return p
 }
 
-// Mul sets p = k*p for a little-endian scalar k of nbits bits and returns p.
-// As for [G2.Mul], scalars of 176 to 256 bits below r use the GLV
-// endomorphism, right only for points of G1.
+// Mul sets p = k*p for a little-endian scalar k of nbits bits and returns
+// p, as [G2.Mul].
 func (p *G1) Mul(k []byte, nbits int) *G1 {
-	if nbits == 0 || len(k) == 0 {
+	nbits = min(nbits, 8*len(k))
+	if nbits <= 0 {
 		*p = G1{}
 		return p
 	}
@@ -178,12 +177,13 @@ func SumG1(points []*G1Affine) G1 {
 }
 
 // MultiExpG1 returns sum_i k_i*points[i] (Pippenger), with scalars the
-// concatenated little-endian k_i of (nbits+7)/8 bytes each. blst spreads a
+// concatenated little-endian k_i of (nbits+7)/8 bytes each; too few scalar
+// bytes or nbits <= 0 give the identity. The points must be in G1. blst spreads a
 // large multiplication over GOMAXPROCS goroutines of its own, joined before
 // it returns.
 func MultiExpG1(points []*G1Affine, scalars []byte, nbits int) G1 {
 	nbytes := (nbits + 7) / 8
-	if len(points) == 0 || len(scalars) < len(points)*nbytes {
+	if nbits <= 0 || len(points) == 0 || len(scalars) < len(points)*nbytes {
 		return G1{}
 	}
 	if len(points) == 1 {
@@ -198,7 +198,7 @@ func MultiExpG1(points []*G1Affine, scalars []byte, nbits int) G1 {
 // be in G2 for the result to be defined as a plain sum of products.
 func MultiExpG2(points []*G2Affine, scalars []byte, nbits int) G2 {
 	nbytes := (nbits + 7) / 8
-	if len(points) == 0 || len(scalars) < len(points)*nbytes {
+	if nbits <= 0 || len(points) == 0 || len(scalars) < len(points)*nbytes {
 		return G2{}
 	}
 	if len(points) == 1 {
@@ -241,10 +241,14 @@ type GT struct{ f blst.Fp12 }
 func GTOne() GT { return GT{f: blst.Fp12One()} }
 
 // MillerLoop returns the product of the Miller loops of the pairs
-// (ps[i], qs[i]), on the calling goroutine (about 280 µs a pair). The slices
-// must have equal lengths; none means one.
+// (ps[i], qs[i]), on the calling goroutine (about 280 µs a pair). No pairs
+// give one; slices of different lengths give the zero GT, which no final
+// exponentiation accepts.
 func MillerLoop(ps []G1Affine, qs []G2Affine) GT {
-	n := min(len(ps), len(qs))
+	n := len(ps)
+	if n != len(qs) {
+		return GT{}
+	}
 	if n == 0 {
 		return GTOne()
 	}

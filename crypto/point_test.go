@@ -1,0 +1,733 @@
+package crypto
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math/big"
+	"testing"
+)
+
+// g2Points returns n distinct points of G2 (multiples of the generator).
+func g2Points(n int, seed byte) []G2Affine {
+	rng := newRand(seed)
+	g := G2Generator()
+	out := make([]G2Affine, n)
+	step := g.Jacobian()
+	step.Mul(randBytes(rng, 8), 64)
+	acc := step
+	for i := range out {
+		out[i] = acc.Affine()
+		acc.Add(&step)
+	}
+	return out
+}
+
+func g1Points(n int, seed byte) []G1Affine {
+	rng := newRand(seed)
+	g := G1Generator()
+	step := g.Jacobian()
+	step.Mul(randBytes(rng, 8), 64)
+	acc := step
+	js := make([]G1, n)
+	for i := range js {
+		js[i] = acc
+		acc.Add(&step)
+	}
+	return BatchAffineG1(js)
+}
+
+func ptrs[T any](s []T) []*T {
+	out := make([]*T, len(s))
+	for i := range s {
+		out[i] = &s[i]
+	}
+	return out
+}
+
+func TestGenerators(t *testing.T) {
+	g2 := G2Generator()
+	if b := g2.Bytes(); !bytes.Equal(b[:], mustHex(t, g2GeneratorHex)) {
+		t.Errorf("G2 generator = %x", b)
+	}
+	checkOnCurveInG2(t, SignatureFromPoint(&g2))
+	if !g2.InG2() || g2.IsInfinity() {
+		t.Error("G2 generator")
+	}
+	g1 := G1Generator()
+	if g1.IsInfinity() {
+		t.Error("G1 generator is infinity")
+	}
+	one := make([]byte, 32)
+	one[31] = 1
+	sk, _ := SecretKeyFromBytes(one)
+	pj, gj := sk.PublicKey().Point().Jacobian(), g1.Jacobian()
+	if !pj.Equal(&gj) {
+		t.Error("1*g1 is not G1Generator")
+	}
+	i1, i2 := G1Infinity(), G2Infinity()
+	if !i1.IsInfinity() || !i2.IsInfinity() {
+		t.Error("G1Infinity/G2Infinity")
+	}
+	if a := i1.Affine(); !a.IsInfinity() {
+		t.Error("affine G1 infinity")
+	}
+	a := i2.Affine()
+	if !a.IsInfinity() || !a.InG2() || !bytes.Equal(func() []byte { b := a.Bytes(); return b[:] }(), infinityBytes(96)) {
+		t.Error("affine G2 infinity")
+	}
+	if u := a.Uncompressed(); !bytes.Equal(u[:], append([]byte{0x40}, make([]byte, 191)...)) {
+		t.Errorf("uncompressed infinity = %x", u)
+	}
+	if gj.IsInfinity() {
+		t.Error("G1 generator Jacobian is infinity")
+	}
+}
+
+func TestG2Arithmetic(t *testing.T) {
+	rng := newRand(5)
+	pts := g2Points(3, 1)
+	outside := randomCurvePoint(t, rng).Point()
+	T := order13Point(t, rng)
+	TA := T.Affine()
+	inf := G2Infinity()
+	infA := inf.Affine()
+	for name, pa := range map[string]*G2Affine{"in G2": &pts[0], "outside G2": outside, "order 13": &TA, "infinity": &infA} {
+		t.Run(name, func(t *testing.T) {
+			p := pa.Jacobian()
+			q := pts[1].Jacobian()
+			// Affine/Jacobian round trip.
+			if back := p.Affine(); !back.Equal(pa) {
+				t.Error("Affine(Jacobian(p)) != p")
+			}
+			// Sub then Add, Add then Sub.
+			r := p
+			r.Sub(&q).Add(&q)
+			if !r.Equal(&p) {
+				t.Error("(p - q) + q != p")
+			}
+			r = p
+			r.Add(&q).Sub(&q)
+			if !r.Equal(&p) {
+				t.Error("(p + q) - q != p")
+			}
+			r = p
+			if !r.Sub(&p).IsInfinity() {
+				t.Error("p - p != infinity")
+			}
+			// Neg.
+			n := p
+			n.Neg()
+			r = p
+			if !r.Add(&n).IsInfinity() {
+				t.Error("p + (-p) != infinity")
+			}
+			if nn := n; !nn.Neg().Equal(&p) {
+				t.Error("-(-p) != p")
+			}
+			// Double = Add to itself (add_or_double).
+			d, s := p, p
+			d.Double()
+			s.Add(&p)
+			if !d.Equal(&s) {
+				t.Error("2p != p + p")
+			}
+			// AddAffine = Add.
+			a1, a2 := p, p
+			a1.AddAffine(&pts[1])
+			a2.Add(&q)
+			if !a1.Equal(&a2) {
+				t.Error("AddAffine != Add")
+			}
+			a1 = p
+			a1.AddAffine(pa)
+			if !a1.Equal(&d) {
+				t.Error("p.AddAffine(p) != 2p")
+			}
+			// Commutativity.
+			c1, c2 := p, q
+			c1.Add(&q)
+			c2.Add(&p)
+			if !c1.Equal(&c2) {
+				t.Error("p + q != q + p")
+			}
+			// Identity.
+			r = p
+			if !r.Add(&inf).Equal(&p) {
+				t.Error("p + inf != p")
+			}
+			r = inf
+			if !r.Add(&p).Equal(&p) {
+				t.Error("inf + p != p")
+			}
+			// Mul by small scalars agrees with repeated addition.
+			acc := G2Infinity()
+			for k := range 20 {
+				m := p
+				m.Mul([]byte{byte(k)}, 8)
+				if !m.Equal(&acc) {
+					t.Errorf("%d*p != p+...+p", k)
+				}
+				acc.Add(&p)
+			}
+			// Mul by zero bits or an empty scalar is infinity.
+			m := p
+			if !m.Mul(nil, 0).IsInfinity() {
+				t.Error("0-bit Mul")
+			}
+			m = p
+			if !m.Mul([]byte{}, 8).IsInfinity() {
+				t.Error("empty-scalar Mul")
+			}
+			// Jacobian InG2 agrees with affine InG2.
+			if p.InG2() != pa.InG2() {
+				t.Error("G2.InG2 != G2Affine.InG2")
+			}
+		})
+	}
+	if pa := pts[0].Jacobian(); !pa.InG2() {
+		t.Error("G2.InG2 false in G2")
+	}
+	if oj := outside.Jacobian(); oj.InG2() {
+		t.Error("G2.InG2 true outside G2")
+	}
+	if T.InG2() {
+		t.Error("G2.InG2 true for a point of order 13")
+	}
+}
+
+func TestG1Arithmetic(t *testing.T) {
+	pts := g1Points(3, 2)
+	inf := G1Infinity()
+	for _, pa := range []G1Affine{pts[0], inf.Affine()} {
+		p, q := pa.Jacobian(), pts[1].Jacobian()
+		if back, pj := p.Affine(), p; !func() bool { b := back.Jacobian(); return b.Equal(&pj) }() {
+			t.Error("G1 Affine round trip")
+		}
+		r := p
+		if !r.Sub(&q).Add(&q).Equal(&p) {
+			t.Error("(p - q) + q != p")
+		}
+		r = p
+		if !r.Sub(&p).IsInfinity() {
+			t.Error("p - p != infinity")
+		}
+		n := p
+		n.Neg()
+		r = p
+		if !r.Add(&n).IsInfinity() {
+			t.Error("p + (-p) != infinity")
+		}
+		a1, a2 := p, p
+		a1.AddAffine(&pts[1])
+		a2.Add(&q)
+		if !a1.Equal(&a2) {
+			t.Error("AddAffine != Add")
+		}
+		a1, a2 = p, p
+		a1.Add(&p)
+		a2.Mul([]byte{2}, 2)
+		if !a1.Equal(&a2) {
+			t.Error("p + p != 2*p")
+		}
+		acc := G1Infinity()
+		for k := range 20 {
+			m := p
+			if !m.Mul([]byte{byte(k)}, 8).Equal(&acc) {
+				t.Errorf("%d*p != p+...+p", k)
+			}
+			acc.Add(&p)
+		}
+		m := p
+		if !m.Mul(nil, 0).IsInfinity() {
+			t.Error("0-bit Mul")
+		}
+	}
+	// r*g1 = infinity, (r+1)*g1 = g1.
+	g := G1Generator()
+	k, n := leScalar(groupR)
+	gj := g.Jacobian()
+	if !gj.Mul(k, n).IsInfinity() {
+		t.Error("r*g1 != infinity")
+	}
+	k, n = leScalar(new(big.Int).Add(groupR, big.NewInt(1)))
+	gj, g0 := g.Jacobian(), g.Jacobian()
+	if !gj.Mul(k, n).Equal(&g0) {
+		t.Error("(r+1)*g1 != g1")
+	}
+}
+
+// TestMulLargeScalars checks G1.Mul and G2.Mul in G1 and G2 against
+// double-and-add (G2) and scalar arithmetic mod r (both), for scalar sizes on
+// both sides of blst's algorithm switches.
+func TestMulLargeScalars(t *testing.T) {
+	rng := newRand(6)
+	g2 := G2Generator()
+	g1 := G1Generator()
+	for _, bits := range []int{1, 8, 63, 64, 65, 128, 143, 144, 175, 176, 200, 255, 256, 257, 300, 512} {
+		kb := randBytes(rng, (bits+7)/8)
+		k := new(big.Int).SetBytes(reverse(kb))
+		k.SetBit(k, bits-1, 1)
+		k.Mod(k, new(big.Int).Lsh(big.NewInt(1), uint(bits)))
+		kb, _ = leScalar(k)
+		kb = append(kb, make([]byte, (bits+7)/8-len(kb))...)
+		kr := new(big.Int).Mod(k, groupR)
+		krb, krn := leScalar(kr)
+
+		p := g2.Jacobian()
+		got := p
+		got.Mul(kb, bits)
+		if want := mulRefG2(p, k); !got.Equal(&want) {
+			t.Errorf("G2, %d bits: Mul != double-and-add", bits)
+		}
+		if want := p; krn > 0 && !want.Mul(krb, krn).Equal(&got) {
+			t.Errorf("G2, %d bits: k*g2 != (k mod r)*g2", bits)
+		}
+		q := g1.Jacobian()
+		got1 := q
+		got1.Mul(kb, bits)
+		if want := q; krn > 0 && !want.Mul(krb, krn).Equal(&got1) {
+			t.Errorf("G1, %d bits: k*g1 != (k mod r)*g1", bits)
+		}
+	}
+}
+
+func reverse(b []byte) []byte {
+	c := bytes.Clone(b)
+	for i, j := 0, len(c)-1; i < j; i, j = i+1, j-1 {
+		c[i], c[j] = c[j], c[i]
+	}
+	return c
+}
+
+// TestG2MulOutsideG2: G2.Mul is plain scalar multiplication for points
+// outside G2 (the verifier multiplies unchecked signatures) when the scalar
+// has fewer than 144 or more than 256 bits; for 144 to 256 bits below r
+// blst's GLS shortcut is documented to be right only in G2, and padding
+// nbits past 256 is the documented way around it.
+func TestG2MulOutsideG2(t *testing.T) {
+	rng := newRand(7)
+	p := randomCurvePoint(t, rng).Point().Jacobian()
+	for _, bits := range []int{1, 4, 8, 64, 128, 143, 144, 200, 255, 256, 257, 300, 900} {
+		k := new(big.Int).SetBytes(randBytes(rng, (bits+7)/8))
+		if bits == 255 || bits == 256 {
+			k.Mod(k, groupR) // a reduced scalar passed as 255 or 256 bits
+		} else {
+			k.Mod(k, new(big.Int).Lsh(big.NewInt(1), uint(bits-1)))
+			k.SetBit(k, bits-1, 1)
+		}
+		kb, _ := leScalar(k)
+		kb = append(kb, make([]byte, (bits+7)/8-len(kb))...)
+		want := mulRefG2(p, k)
+		nbits := bits
+		if bits >= 144 && bits <= 256 {
+			// The documented workaround: zero-pad past 256 bits.
+			nbits = 257
+			kb = append(kb, make([]byte, (nbits+7)/8-len(kb))...)
+		}
+		got := p
+		got.Mul(kb, nbits)
+		if !got.Equal(&want) {
+			t.Errorf("%d-bit scalar as %d bits: Mul of a point outside G2 != double-and-add", bits, nbits)
+		}
+	}
+}
+
+// TestMultiExpG2OutsideG264 documents what the fused verifier's blinding
+// would rely on if it ran MultiExpG2 before its subgroup rounds: with 64-bit
+// scalars it is the plain sum of products, also outside G2.
+func TestMultiExpG2OutsideG264(t *testing.T) {
+	rng := newRand(8)
+	var pts []*G2Affine
+	for range 3 {
+		pts = append(pts, randomCurvePoint(t, rng).Point())
+	}
+	sc := randBytes(rng, len(pts)*8)
+	for n := 1; n <= len(pts); n++ {
+		want := G2Infinity()
+		for i := range n {
+			k := new(big.Int).SetBytes(reverse(sc[i*8 : (i+1)*8]))
+			m := mulRefG2(pts[i].Jacobian(), k)
+			want.Add(&m)
+		}
+		if got := MultiExpG2(pts[:n], sc, 64); !got.Equal(&want) {
+			t.Errorf("%d points outside G2, 64-bit scalars: MultiExpG2 != sum of products", n)
+		}
+	}
+}
+
+// TestMulShortScalar: Mul must not read past the end of k when nbits asks
+// for more bytes than k has (the result must depend only on k's bytes).
+func TestMulShortScalar(t *testing.T) {
+	g2, g1 := G2Generator(), G1Generator()
+	lo := []byte{5, 0, 0, 0, 0, 0, 0, 0}
+	hi := []byte{5, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
+	a, b := g2.Jacobian(), g2.Jacobian()
+	a.Mul(lo[:1], 64)
+	b.Mul(hi[:1], 64)
+	if !a.Equal(&b) {
+		t.Error("G2.Mul(k[:1], 64) reads bytes beyond len(k)")
+	}
+	c, d := g1.Jacobian(), g1.Jacobian()
+	c.Mul(lo[:1], 64)
+	d.Mul(hi[:1], 64)
+	if !c.Equal(&d) {
+		t.Error("G1.Mul(k[:1], 64) reads bytes beyond len(k)")
+	}
+}
+
+// TestOrder13Construction builds the point of order 13 used by the
+// out-of-subgroup tests and documents why h2*r/169 is needed.
+func TestOrder13Construction(t *testing.T) {
+	rng := newRand(9)
+	n := new(big.Int).Mul(cofactorG2, groupR) // the order of the curve group
+	nb, nn := leScalar(n)
+	n13 := new(big.Int).Quo(n, big.NewInt(13))
+	n13b, n13n := leScalar(n13)
+	for range 8 {
+		p := randomCurvePoint(t, rng)
+		checkOnCurveNotInG2(t, p)
+		q := p.Point().Jacobian()
+		if !q.Mul(nb, nn).IsInfinity() {
+			t.Fatal("h2*r*P != infinity: h2 is wrong")
+		}
+		// If the 13-part of the group were cyclic (Z/169), h2*r/13 would
+		// give a point of order 13 for 12 points in 13. It kills every
+		// point: the 13-part is Z/13 x Z/13.
+		q = p.Point().Jacobian()
+		if !q.Mul(n13b, n13n).IsInfinity() {
+			t.Fatal("h2*r/13 * P != infinity: the 13-part is cyclic after all; use h2*r/13")
+		}
+	}
+	T := order13Point(t, rng)
+	if T.IsInfinity() || T.InG2() {
+		t.Fatal("T is infinity or in G2")
+	}
+	T13 := T
+	if !T13.Mul([]byte{13}, 4).IsInfinity() {
+		t.Fatal("13*T != infinity")
+	}
+	for k := 1; k < 13; k++ {
+		m := T
+		if m.Mul([]byte{byte(k)}, 4).IsInfinity() {
+			t.Fatalf("%d*T == infinity", k)
+		}
+	}
+	// Mul13Add kills T: 13*T + h = h.
+	h := g2Points(1, 3)[0].Jacobian()
+	if m := T; !m.Mul13Add(&h).Equal(&h) {
+		t.Error("13*T + h != h")
+	}
+}
+
+func TestMul13Add(t *testing.T) {
+	rng := newRand(10)
+	pts := g2Points(4, 4)
+	outside := randomCurvePoint(t, rng).Point().Jacobian()
+	inf := G2Infinity()
+	p0, p1 := pts[0].Jacobian(), pts[1].Jacobian()
+	thirteenP0 := p0
+	thirteenP0.Mul([]byte{13}, 4)
+	negThirteenP0 := thirteenP0
+	negThirteenP0.Neg()
+	for _, c := range []struct {
+		name string
+		p, h G2
+	}{
+		{"generic", p0, p1},
+		{"outside G2", outside, p1},
+		{"h outside G2", p0, outside},
+		{"p infinity", inf, p1},
+		{"h infinity", p0, inf},
+		{"both infinity", inf, inf},
+		{"h = 13p (doubling in the last add)", p0, thirteenP0},
+		{"h = -13p (sum infinity)", p0, negThirteenP0},
+		{"h = p", p0, p0},
+		{"h = -p", p0, func() G2 { n := p0; return *n.Neg() }()},
+	} {
+		got := c.p
+		ret := got.Mul13Add(&c.h)
+		if ret != &got {
+			t.Errorf("%s: Mul13Add does not return its receiver", c.name)
+		}
+		want := c.p
+		want.Mul([]byte{13}, 4).Add(&c.h)
+		if !got.Equal(&want) {
+			t.Errorf("%s: Mul13Add != 13p + h by Mul", c.name)
+		}
+	}
+	// Horner: ((d2*13 + d1)*13 + d0) over points = sum 13^j H_j.
+	acc := G2Infinity()
+	hs := []G2{pts[0].Jacobian(), pts[1].Jacobian(), pts[2].Jacobian(), pts[3].Jacobian()}
+	for j := len(hs) - 1; j >= 0; j-- {
+		acc.Mul13Add(&hs[j])
+	}
+	want := G2Infinity()
+	for j := range hs {
+		k := new(big.Int).Exp(big.NewInt(13), big.NewInt(int64(j)), nil)
+		kb, kn := leScalar(k)
+		m := hs[j]
+		want.Add(m.Mul(kb, kn))
+	}
+	if !acc.Equal(&want) {
+		t.Error("Horner with Mul13Add != sum 13^j H_j")
+	}
+
+	// G1.
+	g1 := g1Points(2, 5)
+	q0, q1 := g1[0].Jacobian(), g1[1].Jacobian()
+	q13 := q0
+	q13.Mul([]byte{13}, 4)
+	nq13 := q13
+	nq13.Neg()
+	inf1 := G1Infinity()
+	for _, c := range []struct {
+		name string
+		p, h G1
+	}{
+		{"generic", q0, q1},
+		{"p infinity", inf1, q1},
+		{"h infinity", q0, inf1},
+		{"h = 13p", q0, q13},
+		{"h = -13p", q0, nq13},
+		{"h = p", q0, q0},
+	} {
+		got := c.p
+		if ret := got.Mul13Add(&c.h); ret != &got {
+			t.Errorf("G1 %s: Mul13Add does not return its receiver", c.name)
+		}
+		want := c.p
+		want.Mul([]byte{13}, 4).Add(&c.h)
+		if !got.Equal(&want) {
+			t.Errorf("G1 %s: Mul13Add != 13p + h by Mul", c.name)
+		}
+	}
+}
+
+func TestSumG2(t *testing.T) {
+	pts := g2Points(40, 11)
+	inf := G2Infinity()
+	infA := inf.Affine()
+	neg := pts[3].Jacobian()
+	negA := neg.Neg().Affine()
+	outside := randomCurvePoint(t, newRand(11)).Point()
+	mixed := append(ptrs(pts), &pts[0], &pts[0], &infA, &negA, outside, &infA)
+	for _, n := range []int{0, 1, 2, 3, 17, 40, len(mixed)} {
+		in := mixed[:n]
+		got := SumG2(in)
+		want := G2Infinity()
+		for _, p := range in {
+			want.AddAffine(p)
+		}
+		if !got.Equal(&want) {
+			t.Errorf("SumG2 of %d points != sequential adds", n)
+		}
+	}
+	if s := SumG2(nil); !s.IsInfinity() {
+		t.Error("SumG2() != infinity")
+	}
+	if s := SumG2([]*G2Affine{&pts[5], &negA, &pts[3]}); !func() bool { w := pts[5].Jacobian(); return s.Equal(&w) }() {
+		t.Error("SumG2 with a cancelling pair")
+	}
+	if s := SumG2([]*G2Affine{&pts[3], &negA}); !s.IsInfinity() {
+		t.Error("SumG2(p, -p) != infinity")
+	}
+	// The input points are not modified.
+	before := pts[7]
+	SumG2(ptrs(pts))
+	if !before.Equal(&pts[7]) {
+		t.Error("SumG2 modified its input")
+	}
+}
+
+func TestSumG1(t *testing.T) {
+	pts := g1Points(33, 12)
+	inf := G1Infinity()
+	infA := inf.Affine()
+	in := append(ptrs(pts), &pts[0], &infA)
+	for _, n := range []int{0, 1, 2, 33, len(in)} {
+		got := SumG1(in[:n])
+		want := G1Infinity()
+		for _, p := range in[:n] {
+			want.AddAffine(p)
+		}
+		if !got.Equal(&want) {
+			t.Errorf("SumG1 of %d points != sequential adds", n)
+		}
+	}
+}
+
+func scalars64(rng interface{ Uint64() uint64 }, n int) []byte {
+	b := make([]byte, 8*n)
+	for i := range n {
+		binary.LittleEndian.PutUint64(b[8*i:], rng.Uint64())
+	}
+	return b
+}
+
+func TestMultiExpG1(t *testing.T) {
+	rng := newRand(13)
+	pts := ptrs(g1Points(70, 13))
+	inf := G1Infinity()
+	infA := inf.Affine()
+	pts[5] = &infA
+	for _, bits := range []int{8, 64, 130, 255} {
+		nb := (bits + 7) / 8
+		for _, n := range []int{1, 2, 5, 31, 32, 33, 70} {
+			sc := randBytes(rng, n*nb)
+			if bits%8 != 0 {
+				for i := range n {
+					sc[(i+1)*nb-1] &= byte(1)<<(bits%8) - 1
+				}
+			}
+			copy(sc[0:nb], make([]byte, nb)) // a zero scalar
+			got := MultiExpG1(pts[:n], sc, bits)
+			want := G1Infinity()
+			for i := range n {
+				m := pts[i].Jacobian()
+				want.Add(m.Mul(sc[i*nb:(i+1)*nb], bits))
+			}
+			if !got.Equal(&want) {
+				t.Errorf("%d points, %d bits: MultiExpG1 != sum of Mul", n, bits)
+			}
+		}
+	}
+	if m := MultiExpG1(nil, nil, 64); !m.IsInfinity() {
+		t.Error("MultiExpG1 of no points != infinity")
+	}
+}
+
+func TestMultiExpG2(t *testing.T) {
+	rng := newRand(14)
+	pts := ptrs(g2Points(40, 14))
+	inf := G2Infinity()
+	infA := inf.Affine()
+	pts[3] = &infA
+	for _, bits := range []int{64, 255} {
+		nb := (bits + 7) / 8
+		for _, n := range []int{1, 2, 7, 33, 40} {
+			sc := randBytes(rng, n*nb)
+			if bits == 255 {
+				for i := range n {
+					sc[(i+1)*nb-1] &= 0x7f
+				}
+			}
+			got := MultiExpG2(pts[:n], sc, bits)
+			want := G2Infinity()
+			for i := range n {
+				m := pts[i].Jacobian()
+				want.Add(m.Mul(sc[i*nb:(i+1)*nb], bits))
+			}
+			if !got.Equal(&want) {
+				t.Errorf("%d points, %d bits: MultiExpG2 != sum of Mul", n, bits)
+			}
+		}
+	}
+	if m := MultiExpG2(nil, nil, 64); !m.IsInfinity() {
+		t.Error("MultiExpG2 of no points != infinity")
+	}
+}
+
+func TestBatchAffineG1(t *testing.T) {
+	aff := g1Points(20, 15)
+	js := make([]G1, len(aff)+2)
+	for i := range aff {
+		js[i] = aff[i].Jacobian()
+		js[i].Add(&js[i]) // non-trivial Z
+	}
+	js[len(aff)] = G1Infinity()
+	js[len(aff)+1] = js[0]
+	out := BatchAffineG1(js)
+	if len(out) != len(js) {
+		t.Fatalf("%d outputs for %d inputs", len(out), len(js))
+	}
+	for i := range js {
+		single := js[i].Affine()
+		a, b := out[i].Jacobian(), single.Jacobian()
+		if !a.Equal(&b) || !a.Equal(&js[i]) || out[i].IsInfinity() != js[i].IsInfinity() {
+			t.Errorf("BatchAffineG1[%d] != Affine()", i)
+		}
+	}
+	if len(BatchAffineG1(nil)) != 0 {
+		t.Error("BatchAffineG1(nil) not empty")
+	}
+}
+
+func TestMillerLoop(t *testing.T) {
+	msg := []byte("pairing")
+	sk := interopKey(t, 3)
+	pk := sk.PublicKey()
+	sig := Sign(sk, msg)
+	g := G1Generator()
+	ng := g.Jacobian()
+	negG := ng.Neg().Affine()
+	h := HashToG2(msg, DST)
+
+	// e(pk, H(m)) * e(-g1, sig) == 1
+	f := MillerLoop([]G1Affine{*pk.Point(), negG}, []G2Affine{h, *sig.Point()})
+	if !f.FinalExpIsOne() {
+		t.Fatal("e(pk,H(m)) e(-g1,sig) != 1")
+	}
+	// The same from two separate loops multiplied with GT.Mul.
+	a := MillerLoop([]G1Affine{*pk.Point()}, []G2Affine{h})
+	b := MillerLoop([]G1Affine{negG}, []G2Affine{*sig.Point()})
+	if ret := a.Mul(&b); ret != &a || !a.FinalExpIsOne() {
+		t.Error("product of separate Miller loops != 1")
+	}
+	// A wrong message, key or signature fails.
+	wrong := HashToG2([]byte("pairinh"), DST)
+	for name, pair := range map[string]struct {
+		ps []G1Affine
+		qs []G2Affine
+	}{
+		"wrong message": {[]G1Affine{*pk.Point(), negG}, []G2Affine{wrong, *sig.Point()}},
+		"wrong key":     {[]G1Affine{*interopKey(t, 4).PublicKey().Point(), negG}, []G2Affine{h, *sig.Point()}},
+		"not negated":   {[]G1Affine{*pk.Point(), g}, []G2Affine{h, *sig.Point()}},
+		"one pair":      {[]G1Affine{*pk.Point()}, []G2Affine{h}},
+	} {
+		f := MillerLoop(pair.ps, pair.qs)
+		if f.FinalExpIsOne() {
+			t.Errorf("%s: pairing check passed", name)
+		}
+	}
+	// Bilinearity: e(3*g1, g2) == e(g1, 3*g2).
+	g2 := G2Generator()
+	g3 := g.Jacobian()
+	g3.Mul([]byte{3}, 2)
+	h3 := g2.Jacobian()
+	h3.Mul([]byte{3}, 2)
+	h3.Neg()
+	f = MillerLoop([]G1Affine{g3.Affine(), g}, []G2Affine{g2, h3.Affine()})
+	if !f.FinalExpIsOne() {
+		t.Error("e(3g1, g2) e(g1, -3g2) != 1")
+	}
+	// No pairs is one; infinity in a pair contributes one.
+	one := MillerLoop(nil, nil)
+	if !one.FinalExpIsOne() {
+		t.Error("MillerLoop() is not one")
+	}
+	inf1, inf2 := G1Infinity(), G2Infinity()
+	f = MillerLoop([]G1Affine{inf1.Affine(), *pk.Point(), negG}, []G2Affine{h, h, *sig.Point()})
+	if !f.FinalExpIsOne() {
+		t.Error("e(inf, H) e(pk,H(m)) e(-g1,sig) != 1")
+	}
+	f = MillerLoop([]G1Affine{g}, []G2Affine{inf2.Affine()})
+	if !f.FinalExpIsOne() {
+		t.Error("e(g1, inf) != 1")
+	}
+	// GTOne is one; GT's zero value is not (fails closed).
+	o := GTOne()
+	if !o.FinalExpIsOne() {
+		t.Error("GTOne is not one")
+	}
+	var z GT
+	if z.FinalExpIsOne() {
+		t.Error("zero GT passes FinalExpIsOne")
+	}
+	// one * x = x.
+	x := MillerLoop([]G1Affine{*pk.Point()}, []G2Affine{h})
+	o = GTOne()
+	o.Mul(&x).Mul(&b)
+	if !o.FinalExpIsOne() {
+		t.Error("1 * e(pk,H) * e(-g1,sig) != 1")
+	}
+}
