@@ -24,7 +24,9 @@ func (c *call) points() (pks []*crypto.G1Affine, sigs []*crypto.G2Affine) {
 }
 
 // sums computes the node of [lo, hi); S, when not nil, is its known G2 sum,
-// and known holds key sums of groups that lie wholly inside the range.
+// and known holds key sums of groups that lie wholly inside the range. It
+// only reads the call, so nodes may be summed concurrently; callers account
+// for the cost.
 func (c *call) sums(lo, hi int, S *crypto.G2, known map[int]crypto.G1) node {
 	if c.pks == nil {
 		c.pks, c.pts = c.points()
@@ -44,12 +46,10 @@ func (c *call) sums(lo, hi int, S *crypto.G2, known map[int]crypto.G1) node {
 			nd.P[x] = crypto.MultiExpG1(c.pks[a:b], c.scalars[a*nb:b*nb], nbits)
 		}
 	})
-	c.spent += float64(hi-lo) * costMSMG1
 	if S != nil {
 		nd.S = *S
 	} else {
 		nd.S = crypto.MultiExpG2(c.pts[lo:hi], c.scalars[lo*nb:hi*nb], nbits)
-		c.spent += float64(hi-lo) * costMSMG2
 	}
 	return nd
 }
@@ -78,6 +78,21 @@ func (c *call) checkCost(nd node) float64 {
 // loop per group the node meets plus one, spread over the workers, and one
 // final exponentiation.
 func (c *call) check(nd node) bool {
+	ps, qs := c.pairs(nd)
+	c.v.stats.checks.Add(1)
+	return c.v.pairingIsOne(ps, qs)
+}
+
+// checkSerial is check on the calling goroutine alone.
+func (c *call) checkSerial(nd node) bool {
+	ps, qs := c.pairs(nd)
+	c.v.stats.checks.Add(1)
+	gt := crypto.MillerLoop(ps, qs)
+	return gt.FinalExpIsOne()
+}
+
+// pairs returns the pairing inputs of a node's check.
+func (c *call) pairs(nd node) ([]crypto.G1Affine, []crypto.G2Affine) {
 	ps := make([]crypto.G1, 0, len(nd.P)+1)
 	qs := make([]crypto.G2Affine, 0, len(nd.P)+1)
 	for x := range nd.P {
@@ -90,9 +105,7 @@ func (c *call) check(nd node) bool {
 	}
 	ps = append(ps, c.v.negG1)
 	qs = append(qs, nd.S.Affine())
-	aff := crypto.BatchAffineG1(ps)
-	c.v.stats.checks.Add(1)
-	return c.v.pairingIsOne(aff, qs)
+	return crypto.BatchAffineG1(ps), qs
 }
 
 // pairingIsOne reports whether the product of the pairings of (ps[i], qs[i])
@@ -113,52 +126,93 @@ func (v *Verifier) pairingIsOne(ps []crypto.G1Affine, qs []crypto.G2Affine) bool
 	return gts[0].FinalExpIsOne()
 }
 
-// bisect finds the invalid sets of a node known to hold at least one. A
-// passing half is accepted whole; when the left half passes the right half
-// must fail and is not checked; the right half's sums are the parent's less
-// the left's. Small ranges, and everything once the cost ledger passes the
-// dense budget, are checked one by one.
+// bisect finds the invalid sets of a node known to hold at least one,
+// level by level: every failing node of a level is halved at once, the left
+// halves' sums computed and checked in parallel. A passing half is accepted
+// whole; when the left half passes the right half must fail and is not
+// checked; the right half's sums are the parent's less the left's. Small
+// nodes, and everything once the cost ledger passes the dense budget, are
+// checked one by one.
 func (c *call) bisect(root node) {
-	stack := []node{root}
-	for len(stack) > 0 {
-		nd := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		size := nd.hi - nd.lo
-		if size == 1 {
-			// Known to fail, and r_k != 0 mod r: this set is invalid.
-			continue
+	frontier := []node{root}
+	for len(frontier) > 0 {
+		var split []node
+		var alone []int // candidates to check one by one
+		for _, nd := range frontier {
+			size := nd.hi - nd.lo
+			switch {
+			case size == 1:
+				// Known to fail, and r_k != 0 mod r: this set is invalid.
+			case size <= individualBelow || c.spent > c.budget:
+				for k := nd.lo; k < nd.hi; k++ {
+					alone = append(alone, k)
+				}
+			default:
+				split = append(split, nd)
+			}
 		}
-		if size <= individualBelow || c.spent > c.budget {
-			c.individual(nd.lo, nd.hi)
-			continue
+		c.individual(alone)
+		if len(split) == 0 {
+			return
 		}
-		c.v.stats.bisections.Add(1)
-		mid := nd.lo + size/2
-		left := c.sums(nd.lo, mid, nil, nil)
-		right := c.minus(&nd, &left)
-		c.spent += c.checkCost(left)
-		if c.check(left) {
-			c.accept(left.lo, left.hi)
-			stack = append(stack, right)
-			continue
+		c.v.stats.bisections.Add(int64(len(split)))
+		lefts := make([]node, len(split))
+		rights := make([]node, len(split))
+		c.v.w.forEach(len(split), 1, func(x int) {
+			nd := &split[x]
+			lefts[x] = c.sums(nd.lo, nd.lo+(nd.hi-nd.lo)/2, nil, nil)
+			rights[x] = c.minus(nd, &lefts[x])
+		})
+		for x := range split {
+			c.spent += float64(lefts[x].hi-lefts[x].lo)*(costMSMG1+costMSMG2) + c.checkCost(lefts[x])
 		}
-		c.spent += c.checkCost(right)
-		if c.check(right) {
-			c.accept(right.lo, right.hi)
-		} else {
-			stack = append(stack, right)
+		leftOK := c.checkMany(lefts)
+		var unknown []node
+		frontier = frontier[:0]
+		for x := range split {
+			if leftOK[x] {
+				c.accept(lefts[x].lo, lefts[x].hi)
+				frontier = append(frontier, rights[x])
+				continue
+			}
+			frontier = append(frontier, lefts[x])
+			unknown = append(unknown, rights[x])
+			c.spent += c.checkCost(rights[x])
 		}
-		stack = append(stack, left)
+		for x, ok := range c.checkMany(unknown) {
+			if ok {
+				c.accept(unknown[x].lo, unknown[x].hi)
+			} else {
+				frontier = append(frontier, unknown[x])
+			}
+		}
 	}
 }
 
-// individual checks candidates [lo, hi) one by one (their points are known to
-// be in G2): e(pk, H(m)) * e(-g1, s) == 1.
-func (c *call) individual(lo, hi int) {
-	c.v.stats.individual.Add(int64(hi - lo))
-	c.spent += float64(hi-lo) * (2*costMiller + costFinalExp)
-	c.v.w.forEach(hi-lo, 1, func(x int) {
-		k := lo + x
+// checkMany checks nodes in parallel: one node spreads its Miller loops over
+// the workers; several are checked one per worker.
+func (c *call) checkMany(nodes []node) []bool {
+	ok := make([]bool, len(nodes))
+	if len(nodes) == 1 {
+		ok[0] = c.check(nodes[0])
+		return ok
+	}
+	c.v.w.forEach(len(nodes), 1, func(x int) {
+		ok[x] = c.checkSerial(nodes[x])
+	})
+	return ok
+}
+
+// individual checks candidates one by one, in parallel (their points are
+// known to be in G2): e(pk, H(m)) * e(-g1, s) == 1.
+func (c *call) individual(ks []int) {
+	if len(ks) == 0 {
+		return
+	}
+	c.v.stats.individual.Add(int64(len(ks)))
+	c.spent += float64(len(ks)) * (2*costMiller + costFinalExp)
+	c.v.w.forEach(len(ks), 1, func(x int) {
+		k := ks[x]
 		i := c.cand[k]
 		ps := []crypto.G1Affine{*c.sets[i].PublicKey.Point(), c.v.negG1Affine}
 		qs := []crypto.G2Affine{c.groups[c.gOf[k]].h, *c.sigs[i].Point()}

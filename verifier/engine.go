@@ -372,7 +372,7 @@ func (c *call) conventional() {
 		return
 	}
 	if m == 1 {
-		c.individual(0, 1)
+		c.individual([]int{0})
 		return
 	}
 	c.nbits = c.v.cfg.SecurityBits
@@ -387,7 +387,7 @@ func (c *call) conventional() {
 		}
 	}
 	whole := c.sums(0, m, nil, nil)
-	c.spent += c.checkCost(whole)
+	c.spent += float64(m)*(costMSMG1+costMSMG2) + c.checkCost(whole)
 	if c.check(whole) {
 		c.accept(0, m)
 		return
