@@ -29,7 +29,7 @@ import (
 
 func main() {
 	runs := flag.Int("runs", 5, "runs per measurement (the median is printed)")
-	sizesFlag := flag.String("sizes", "16,64,256,1024,4096", "same-root group sizes")
+	sizesFlag := flag.String("sizes", "16,64,256,512,1024,4096", "same-root group sizes")
 	aliveMax := flag.Int("alone", 256, "method (a) is timed on at most this many sets per size (its cost per signature does not depend on n)")
 	quick := flag.Bool("quick", false, "skip the mixed, bisection and subgroup tables")
 	flag.Parse()
