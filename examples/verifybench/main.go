@@ -2,19 +2,24 @@
 // other Ethereum clients use, in one process, and prints medians of several
 // runs in microseconds per signature.
 //
-//	go run ./examples/verifybench [-runs 5] [-sizes 16,64,256,1024,4096] [-quick]
+//	go run ./examples/verifybench [-runs 5] [-sizes 16,64,256,1024,4096] [-quick] [-report DIR]
 //
 // Methods: (a) each signature alone; (b) the distinct-message batch of Prysm
 // and Lighthouse; (c) the same-root method of Lodestar and Nimbus; (d)
 // attpool at 64 and 128 bits; and the floor, parallel decompression alone.
 // The hash-to-G2 cache of attpool is disabled so that every method hashes its
 // roots on every call.
+//
+// With -report DIR it also writes DIR/verifybench.csv, every measurement with
+// the date and the machine, and DIR/verifybench.png, a chart of the
+// same-root table (report.go).
 package main
 
 import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -32,6 +37,7 @@ func main() {
 	sizesFlag := flag.String("sizes", "16,64,256,512,1024,4096", "same-root group sizes")
 	aliveMax := flag.Int("alone", 256, "method (a) is timed on at most this many sets per size (its cost per signature does not depend on n)")
 	quick := flag.Bool("quick", false, "skip the mixed, bisection and subgroup tables")
+	reportDir := flag.String("report", "", "also write every measurement to `DIR`/verifybench.csv and a chart of the same-root table to DIR/verifybench.png")
 	flag.Parse()
 	var sizes []int
 	for _, f := range strings.Split(*sizesFlag, ",") {
@@ -42,6 +48,13 @@ func main() {
 		}
 		sizes = append(sizes, n)
 	}
+	if *reportDir != "" {
+		if err := prepareReport(*reportDir); err != nil {
+			fmt.Fprintln(os.Stderr, "verifybench:", err)
+			os.Exit(1)
+		}
+	}
+	started := time.Now()
 	b := &bench{runs: *runs}
 	if err := b.setup(slices.Max(sizes)); err != nil {
 		fmt.Fprintln(os.Stderr, "verifybench:", err)
@@ -51,12 +64,20 @@ func main() {
 	fmt.Printf("attpool verifybench: GOMAXPROCS=%d, %s/%s, medians of %d runs, µs per signature\n\n",
 		runtime.GOMAXPROCS(0), runtime.GOOS, runtime.GOARCH, *runs)
 	b.sameRootTable(sizes, *aliveMax)
-	if *quick {
-		return
+	if !*quick {
+		b.mixedTable(*aliveMax)
+		b.bisectionTable()
+		b.subgroupTable()
 	}
-	b.mixedTable(*aliveMax)
-	b.bisectionTable()
-	b.subgroupTable()
+	if *reportDir != "" {
+		if err := writeReport(*reportDir, thisMachine(started), b.results); err != nil {
+			fmt.Fprintln(os.Stderr, "verifybench: report:", err)
+			b.close()
+			os.Exit(1)
+		}
+		fmt.Fprintf(os.Stderr, "verifybench: wrote %s and %s\n",
+			filepath.Join(*reportDir, csvName), filepath.Join(*reportDir, pngName))
+	}
 }
 
 type bench struct {
@@ -64,6 +85,24 @@ type bench struct {
 	sks       []*crypto.SecretKey
 	pks       []*crypto.PublicKey
 	v64, v128 *verifier.Verifier
+	results   []measurement // every median printed, for -report
+}
+
+// record keeps a measurement for the report.
+func (b *bench) record(m measurement) {
+	m.Runs = b.runs
+	b.results = append(b.results, m)
+}
+
+// recordRow keeps the six measurements of a row of a same-root or mixed table.
+func (b *bench) recordRow(table string, r row) {
+	for _, x := range []struct {
+		method string
+		v      float64
+	}{{"a-alone", r.a}, {"b-distinct", r.bb}, {"c-same-root", r.c},
+		{"d-attpool-64", r.d64}, {"d-attpool-128", r.d128}, {"floor", r.floor}} {
+		b.record(measurement{Table: table, Method: x.method, N: r.n, Value: x.v, Unit: unitUsPerSig})
+	}
 }
 
 func (b *bench) close() { b.v64.Close(); b.v128.Close() }
@@ -140,6 +179,8 @@ func (b *bench) median(f func()) time.Duration {
 
 func us(d time.Duration, n int) float64 { return float64(d.Microseconds()) / float64(n) }
 
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
 func mustAll(name string, ok []bool) {
 	for i, v := range ok {
 		if !v {
@@ -196,6 +237,7 @@ func (b *bench) sameRootTable(sizes []int, aloneMax int) {
 	var rows []row
 	for _, n := range sizes {
 		rows = append(rows, b.measure("same-root", all[:n], aloneMax))
+		b.recordRow(tableSameRoot, rows[len(rows)-1])
 	}
 	printRows(rows)
 }
@@ -209,7 +251,9 @@ func (b *bench) mixedTable(aloneMax int) {
 	for s := range 256 {
 		sets = append(sets, b.sign(rootOf("single", s), 4096+s, 1)...)
 	}
-	printRows([]row{b.measure("mixed", sets, aloneMax)})
+	r := b.measure("mixed", sets, aloneMax)
+	b.recordRow(tableMixed, r)
+	printRows([]row{r})
 }
 
 func (b *bench) bisectionTable() {
@@ -218,6 +262,7 @@ func (b *bench) bisectionTable() {
 	for _, n := range []int{512, 4096} {
 		valid := b.sign(rootOf("bisect", n), 0, n)
 		base := b.median(func() { mustAll("(d64)", b.v64.Verify(valid)) })
+		b.record(measurement{Table: tableBisection, Method: "d-attpool-64", N: n, Value: ms(base), Unit: unitMsPerCall})
 		fmt.Printf("%6d %6d %12.1f %9.2fx\n", n, 0, float64(base.Microseconds())/1000, 1.0)
 		for _, bad := range []int{1, 8, 64} {
 			sets := slices.Clone(valid)
@@ -238,6 +283,7 @@ func (b *bench) bisectionTable() {
 				fmt.Fprintf(os.Stderr, "verifybench: %d wrong verdicts with %d invalid in %d\n", wrong, bad, n)
 				os.Exit(1)
 			}
+			b.record(measurement{Table: tableBisection, Method: "d-attpool-64", N: n, B: bad, Value: ms(d), Unit: unitMsPerCall})
 			fmt.Printf("%6d %6d %12.1f %9.2fx\n", n, bad, float64(d.Microseconds())/1000, float64(d)/float64(base))
 		}
 	}
@@ -260,6 +306,12 @@ func (b *bench) subgroupTable() {
 		per := us(b.median(func() { must("per-point", baseline.PerPointInG2(pts)) }), k)
 		b64 := us(b.median(func() { must("batch64", b.v64.BatchInG2(pts)) }), k)
 		b128 := us(b.median(func() { must("batch128", b.v128.BatchInG2(pts)) }), k)
+		for _, x := range []struct {
+			method string
+			v      float64
+		}{{"per-point", per}, {"batch-64", b64}, {"batch-128", b128}} {
+			b.record(measurement{Table: tableSubgroup, Method: x.method, K: k, Value: x.v, Unit: unitUsPerPoint})
+		}
 		fmt.Printf("%6d %10.2f %10.2f %10.2f %9.2fx %9.2fx\n", k, per, b64, b128, per/b64, per/b128)
 	}
 	fmt.Println()
