@@ -1,0 +1,288 @@
+package pool
+
+import (
+	"encoding/binary"
+	"errors"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/prysmaticlabs/go-bitfield"
+
+	"github.com/attpool/attpool/attestation"
+	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/ssz"
+)
+
+// testCommittees has cps committees of size validators per slot; validator
+// (slot%spe)*cps*size + ci*size + pos sits at pos of committee ci.
+type testCommittees struct{ spe, cps, size uint64 }
+
+func (c testCommittees) CommitteeCountPerSlot(uint64) (uint64, bool) { return c.cps, true }
+
+func (c testCommittees) BeaconCommittee(slot, index uint64) ([]uint64, bool) {
+	if index >= c.cps {
+		return nil, false
+	}
+	out := make([]uint64, c.size)
+	for i := range out {
+		out[i] = c.validator(slot, index, uint64(i))
+	}
+	return out, true
+}
+
+func (c testCommittees) validator(slot, index, pos uint64) uint64 {
+	return (slot%c.spe)*c.cps*c.size + index*c.size + pos
+}
+
+// env is a small chain for unit tests: SLOTS_PER_EPOCH 32, 2 committees of
+// 8 per slot, one block per slot with root blockRoot(slot).
+type env struct {
+	t       testing.TB
+	spe     uint64
+	comm    testCommittees
+	keys    *InteropKeys
+	clock   *ManualClock
+	chain   *MemChain
+	forks   *ForkList
+	genesis time.Time
+	node    Node
+}
+
+var testGenesis = time.Unix(1_600_000_000, 0)
+
+func blockRoot(slot uint64) [32]byte {
+	var r [32]byte
+	binary.LittleEndian.PutUint64(r[:], slot+1)
+	r[31] = 0xb1
+	return r
+}
+
+func newEnv(t testing.TB, cps, size uint64, headSlot uint64) *env {
+	e := &env{t: t, spe: 32, genesis: testGenesis}
+	e.comm = testCommittees{spe: 32, cps: cps, size: size}
+	e.keys = NewInteropKeys(32 * cps * size)
+	e.clock = NewManualClock(testGenesis)
+	e.chain = NewMemChain(32)
+	for s := uint64(0); s <= headSlot; s++ {
+		parent := [32]byte{}
+		if s > 0 {
+			parent = blockRoot(s - 1)
+		}
+		e.chain.AddBlock(blockRoot(s), parent, s, true)
+	}
+	e.chain.SetFinalized(attestation.Checkpoint{Epoch: 0, Root: blockRoot(0)})
+	e.forks = SingleFork(ssz.Version{5, 0, 0, 0}, ssz.Root{0x42})
+	e.node = Node{GenesisTime: testGenesis, Clock: e.clock, Keys: e.keys, Committees: e.comm, Forks: e.forks, Chain: e.chain}
+	e.setSlot(headSlot, 1000)
+	return e
+}
+
+// setSlot sets the clock ms milliseconds into slot.
+func (e *env) setSlot(slot uint64, ms int64) {
+	e.clock.Set(e.genesis.Add(time.Duration(slot)*12*time.Second + time.Duration(ms)*time.Millisecond))
+}
+
+// data returns the AttestationData of slot voting for its block.
+func (e *env) data(slot uint64) *attestation.AttestationData {
+	epoch := slot / e.spe
+	return &attestation.AttestationData{
+		Slot:            slot,
+		BeaconBlockRoot: blockRoot(slot),
+		Source:          &attestation.Checkpoint{Epoch: 0, Root: blockRoot(0)},
+		Target:          &attestation.Checkpoint{Epoch: epoch, Root: blockRoot(epoch * e.spe)},
+	}
+}
+
+func (e *env) domain(typ ssz.DomainType, epoch uint64) ssz.Domain {
+	d, err := ssz.ComputeDomain(typ, e.forks.ForkVersion(epoch), e.forks.Root)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return d
+}
+
+func (e *env) sign(validator uint64, root [32]byte) [96]byte {
+	return crypto.Sign(e.keys.SecretKey(validator), root[:]).Bytes()
+}
+
+func (e *env) dataSigningRoot(d *attestation.AttestationData) [32]byte {
+	r, err := ssz.ComputeSigningRoot(d.Copy(), e.domain(ssz.DomainBeaconAttester, d.Target.Epoch))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return r
+}
+
+// single returns the signed attestation of the validator at pos of
+// committee ci for d, and its subnet.
+func (e *env) single(d *attestation.AttestationData, ci, pos uint64) (*attestation.SingleAttestation, uint64) {
+	v := e.comm.validator(d.Slot, ci, pos)
+	att := &attestation.SingleAttestation{CommitteeIndex: ci, AttesterIndex: v, Data: d, Signature: e.sign(v, e.dataSigningRoot(d))}
+	subnet := (e.comm.cps*(d.Slot%e.spe) + ci) % AttestationSubnetCount
+	return att, subnet
+}
+
+// aggregatorFor returns a committee position whose selection proof selects
+// it, and the proof.
+func (e *env) aggregatorFor(slot, ci uint64) (uint64, [96]byte) {
+	root := ssz.ComputeSigningRootFromRoot(ssz.HashTreeRootUint64(slot), e.domain(ssz.DomainSelectionProof, slot/e.spe))
+	for pos := range e.comm.size {
+		proof := e.sign(e.comm.validator(slot, ci, pos), root)
+		if isAggregator(int(e.comm.size), proof) {
+			return pos, proof
+		}
+	}
+	e.t.Fatal("no aggregator")
+	return 0, [96]byte{}
+}
+
+// aggregate returns a signed aggregate of committee ci over the positions.
+func (e *env) aggregate(d *attestation.AttestationData, ci uint64, positions []uint64) *attestation.SignedAggregateAndProof {
+	bits := bitfield.NewBitlist(e.comm.size)
+	var sigs []*crypto.Signature
+	root := e.dataSigningRoot(d)
+	for _, pos := range positions {
+		bits.SetBitAt(pos, true)
+		sigs = append(sigs, crypto.Sign(e.keys.SecretKey(e.comm.validator(d.Slot, ci, pos)), root[:]))
+	}
+	sig, err := crypto.AggregateSignatures(sigs)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	cb := bitfield.NewBitvector64()
+	cb.SetBitAt(ci, true)
+	pos, proof := e.aggregatorFor(d.Slot, ci)
+	aggregator := e.comm.validator(d.Slot, ci, pos)
+	aap := &attestation.AggregateAndProof{
+		AggregatorIndex: aggregator,
+		Aggregate:       &attestation.Attestation{AggregationBits: bits, Data: d, Signature: sig.Bytes(), CommitteeBits: cb},
+		SelectionProof:  proof,
+	}
+	return &attestation.SignedAggregateAndProof{Message: aap, Signature: e.signAggregateAndProof(aap)}
+}
+
+func (e *env) signAggregateAndProof(aap *attestation.AggregateAndProof) [96]byte {
+	c := *aap
+	a := *aap.Aggregate
+	a.Data = a.Data.Copy()
+	c.Aggregate = &a
+	r, err := ssz.ComputeSigningRoot(&c, e.domain(ssz.DomainAggregateAndProof, a.Data.Target.Epoch))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return e.sign(aap.AggregatorIndex, r)
+}
+
+func (e *env) pool(cfg Config) *Pool {
+	e.t.Helper()
+	if cfg.BatchDelay == 0 {
+		cfg.BatchDelay = time.Millisecond
+	}
+	if cfg.PruneInterval == 0 {
+		cfg.PruneInterval = time.Hour // tests prune by hand
+	}
+	p, err := New(cfg, e.node)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.t.Cleanup(func() {
+		p.Close()
+		checkInvariants(e.t, p)
+	})
+	return p
+}
+
+// checkLeaks fails t if goroutines started during the test outlive it.
+func checkLeaks(t *testing.T) {
+	before := runtime.NumGoroutine()
+	t.Cleanup(func() {
+		deadline := time.Now().Add(2 * time.Second)
+		for {
+			n := runtime.NumGoroutine()
+			if n <= before {
+				return
+			}
+			if time.Now().After(deadline) {
+				buf := make([]byte, 1<<16)
+				t.Errorf("goroutine leak: %d before, %d after\n%s", before, n, buf[:runtime.Stack(buf, true)])
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	})
+}
+
+// checkInvariants checks the pool's indexes against each other.
+func checkInvariants(t testing.TB, p *Pool) {
+	t.Helper()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := 0
+	for root, e := range p.store.byRoot {
+		if r, err := e.data.HashTreeRoot(); err != nil || r != root || e.root != root {
+			t.Errorf("data entry %x: root mismatch", root[:4])
+		}
+		for ci, aggs := range e.committees {
+			n += len(aggs)
+			for i, a := range aggs {
+				if int(a.bits.Count()) != a.count {
+					t.Errorf("committee %d aggregate %d: count %d, bits %d", ci, i, a.count, a.bits.Count())
+				}
+				if a.count == 0 {
+					t.Errorf("committee %d aggregate %d: empty", ci, i)
+				}
+				for j, b := range aggs {
+					if i != j && isSuperset(b.bits, a.bits) {
+						t.Errorf("committee %d: aggregate %d contained in %d", ci, i, j)
+					}
+				}
+			}
+		}
+	}
+	if n != p.store.n {
+		t.Errorf("aggregate count %d, index says %d", n, p.store.n)
+	}
+	seen := 0
+	for _, e := range p.aggSeen.byKey {
+		seen += len(e.bits)
+	}
+	if seen != p.aggSeen.n {
+		t.Errorf("seen aggregates %d, index says %d", seen, p.aggSeen.n)
+	}
+	if p.closed.Load() && (len(p.attInflight) != 0 || len(p.aggInflight) != 0 || p.pending.Load() != 0 || p.followers != 0) {
+		t.Errorf("closed pool has work in flight: %d/%d groups, %d sets", len(p.attInflight), len(p.aggInflight), p.pending.Load())
+	}
+}
+
+// verifyOnChain checks an on-chain aggregate's signature against its
+// participants' keys.
+func (e *env) verifyOnChain(a *attestation.Attestation) bool {
+	var pks []*crypto.PublicKey
+	var off uint64
+	for _, ci := range a.CommitteeBits.BitIndices() {
+		committee, _ := e.comm.BeaconCommittee(a.Data.Slot, uint64(ci))
+		for pos, v := range committee {
+			if a.AggregationBits.BitAt(off + uint64(pos)) {
+				pks = append(pks, e.keys.PublicKey(v))
+			}
+		}
+		off += uint64(len(committee))
+	}
+	if off != a.AggregationBits.Len() {
+		return false
+	}
+	sig, err := crypto.SignatureFromBytes(a.Signature[:])
+	if err != nil {
+		return false
+	}
+	root := e.dataSigningRoot(a.Data)
+	return crypto.FastAggregateVerify(pks, root[:], sig)
+}
+
+func wantResult(t testing.TB, got Result, verdict Verdict, sentinel error) {
+	t.Helper()
+	if got.Verdict != verdict || (sentinel != nil && !errors.Is(got, sentinel)) || (sentinel == nil && got.Err != nil) {
+		t.Fatalf("got %v, want %v %v", got, verdict, sentinel)
+	}
+}

@@ -1,0 +1,284 @@
+package pool
+
+import (
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/attpool/attpool/attestation"
+	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/ssz"
+)
+
+// In-memory implementations of the Node interfaces, for tests, examples and
+// simulations. They are safe for concurrent use.
+
+// ManualClock is a Clock that moves only when told to.
+type ManualClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+// NewManualClock returns a clock showing t.
+func NewManualClock(t time.Time) *ManualClock { return &ManualClock{t: t} }
+
+// Now returns the clock's time.
+func (c *ManualClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+// Set sets the clock to t.
+func (c *ManualClock) Set(t time.Time) {
+	c.mu.Lock()
+	c.t = t
+	c.mu.Unlock()
+}
+
+// Advance moves the clock by d.
+func (c *ManualClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// InteropKeys holds the interop keys (crypto.InteropSecretKey) of validators
+// [0, n), derived on first use and cached. It implements PublicKeys.
+type InteropKeys struct {
+	n  uint64
+	mu sync.RWMutex
+	sk map[uint64]*crypto.SecretKey
+	pk map[uint64]*crypto.PublicKey
+}
+
+// NewInteropKeys returns the keys of a validator set of n validators.
+func NewInteropKeys(n uint64) *InteropKeys {
+	return &InteropKeys{n: n, sk: make(map[uint64]*crypto.SecretKey), pk: make(map[uint64]*crypto.PublicKey)}
+}
+
+// PublicKey returns validator index's public key, or nil past the set.
+func (k *InteropKeys) PublicKey(index uint64) *crypto.PublicKey {
+	k.mu.RLock()
+	pk := k.pk[index]
+	k.mu.RUnlock()
+	if pk != nil || index >= k.n {
+		return pk
+	}
+	_, pk = k.derive(index)
+	return pk
+}
+
+// SecretKey returns validator index's secret key, or nil past the set.
+func (k *InteropKeys) SecretKey(index uint64) *crypto.SecretKey {
+	k.mu.RLock()
+	sk := k.sk[index]
+	k.mu.RUnlock()
+	if sk != nil || index >= k.n {
+		return sk
+	}
+	sk, _ = k.derive(index)
+	return sk
+}
+
+func (k *InteropKeys) derive(index uint64) (*crypto.SecretKey, *crypto.PublicKey) {
+	sk, err := crypto.InteropSecretKey(index)
+	if err != nil {
+		return nil, nil
+	}
+	pk := sk.PublicKey()
+	k.mu.Lock()
+	k.sk[index], k.pk[index] = sk, pk
+	k.mu.Unlock()
+	return sk, pk
+}
+
+// Derive derives the keys of the given validators in parallel.
+func (k *InteropKeys) Derive(indices []uint64) {
+	parallel(len(indices), runtime.GOMAXPROCS(0), func(lo, hi int) {
+		for _, i := range indices[lo:hi] {
+			k.SecretKey(i)
+		}
+	})
+}
+
+// ShuffledCommittees is a Committees for a fixed set of n active validators:
+// the committee count is get_committee_count_per_slot's (TARGET_COMMITTEE_SIZE
+// 128) and the committees split a per-epoch permutation of the validators as
+// compute_committee does. The permutation is a simple affine one, not the
+// specs' swap-or-not shuffle: good for tests and simulations only.
+type ShuffledCommittees struct {
+	n             uint64
+	slotsPerEpoch uint64
+	mult          uint64
+	mu            sync.Mutex
+	epochs        map[uint64][]uint64
+}
+
+// NewShuffledCommittees returns the committees of n validators.
+func NewShuffledCommittees(n, slotsPerEpoch uint64) *ShuffledCommittees {
+	mult := uint64(2654435761) % max(n, 1)
+	for n > 1 && gcd(mult, n) != 1 {
+		mult++
+	}
+	return &ShuffledCommittees{n: n, slotsPerEpoch: slotsPerEpoch, mult: max(mult, 1), epochs: make(map[uint64][]uint64)}
+}
+
+func gcd(a, b uint64) uint64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// CommitteeCountPerSlot returns max(1, min(64, n / SLOTS_PER_EPOCH / 128)).
+func (c *ShuffledCommittees) CommitteeCountPerSlot(epoch uint64) (uint64, bool) {
+	return max(1, min(MaxCommitteesPerSlot, c.n/c.slotsPerEpoch/128)), true
+}
+
+// BeaconCommittee returns committee index of slot.
+func (c *ShuffledCommittees) BeaconCommittee(slot, index uint64) ([]uint64, bool) {
+	epoch := slot / c.slotsPerEpoch
+	cps, _ := c.CommitteeCountPerSlot(epoch)
+	if index >= cps || c.n == 0 {
+		return nil, false
+	}
+	list := c.shuffling(epoch)
+	k := (slot%c.slotsPerEpoch)*cps + index
+	count := c.slotsPerEpoch * cps
+	return list[c.n*k/count : c.n*(k+1)/count], true
+}
+
+func (c *ShuffledCommittees) shuffling(epoch uint64) []uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if l, ok := c.epochs[epoch]; ok {
+		return l
+	}
+	l := make([]uint64, c.n)
+	off := (epoch * 7919) % c.n
+	for p := range l {
+		l[p] = (uint64(p)*c.mult + off) % c.n
+	}
+	if len(c.epochs) >= 4 {
+		oldest := epoch
+		for e := range c.epochs {
+			oldest = min(oldest, e)
+		}
+		delete(c.epochs, oldest)
+	}
+	c.epochs[epoch] = l
+	return l
+}
+
+// MemChain is a ForkChoice over blocks added by hand.
+type MemChain struct {
+	slotsPerEpoch uint64
+	mu            sync.RWMutex
+	blocks        map[[32]byte]memBlock
+	finalized     attestation.Checkpoint
+}
+
+type memBlock struct {
+	parent [32]byte
+	slot   uint64
+	valid  bool
+}
+
+// NewMemChain returns a chain with no blocks.
+func NewMemChain(slotsPerEpoch uint64) *MemChain {
+	return &MemChain{slotsPerEpoch: slotsPerEpoch, blocks: make(map[[32]byte]memBlock)}
+}
+
+// AddBlock records block root at slot with its parent, valid or not.
+func (c *MemChain) AddBlock(root, parent [32]byte, slot uint64, valid bool) {
+	c.mu.Lock()
+	c.blocks[root] = memBlock{parent: parent, slot: slot, valid: valid}
+	c.mu.Unlock()
+}
+
+// SetFinalized sets the finalized checkpoint.
+func (c *MemChain) SetFinalized(cp attestation.Checkpoint) {
+	c.mu.Lock()
+	c.finalized = cp
+	c.mu.Unlock()
+}
+
+// Block reports whether root was added and whether it is valid.
+func (c *MemChain) Block(root [32]byte) (seen, valid bool) {
+	c.mu.RLock()
+	b, ok := c.blocks[root]
+	c.mu.RUnlock()
+	return ok, ok && b.valid
+}
+
+// CheckpointBlock walks back from root to the last block at or before the
+// first slot of epoch.
+func (c *MemChain) CheckpointBlock(root [32]byte, epoch uint64) ([32]byte, bool) {
+	start := epoch * c.slotsPerEpoch
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	for {
+		b, ok := c.blocks[root]
+		if !ok {
+			return [32]byte{}, false
+		}
+		if b.slot <= start {
+			return root, true
+		}
+		root = b.parent
+	}
+}
+
+// FinalizedCheckpoint returns the checkpoint given to SetFinalized.
+func (c *MemChain) FinalizedCheckpoint() attestation.Checkpoint {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.finalized
+}
+
+// ForkList is a ForkSchedule: Versions[i] signs from epoch Epochs[i] on
+// (Epochs ascending, Epochs[0] = 0).
+type ForkList struct {
+	Epochs   []uint64
+	Versions []ssz.Version
+	Root     ssz.Root
+}
+
+// SingleFork returns a schedule with one fork version from genesis.
+func SingleFork(version ssz.Version, genesisValidatorsRoot ssz.Root) *ForkList {
+	return &ForkList{Epochs: []uint64{0}, Versions: []ssz.Version{version}, Root: genesisValidatorsRoot}
+}
+
+// ForkVersion returns the version of the last fork at or before epoch.
+func (f *ForkList) ForkVersion(epoch uint64) ssz.Version {
+	var v ssz.Version
+	for i, e := range f.Epochs {
+		if e <= epoch {
+			v = f.Versions[i]
+		}
+	}
+	return v
+}
+
+// GenesisValidatorsRoot returns f.Root.
+func (f *ForkList) GenesisValidatorsRoot() ssz.Root { return f.Root }
+
+// parallel runs f over [0, n) split into at most workers contiguous ranges,
+// on goroutines joined before it returns (the calling goroutine takes the
+// first range).
+func parallel(n, workers int, f func(lo, hi int)) {
+	workers = max(1, min(workers, n))
+	if workers == 1 {
+		if n > 0 {
+			f(0, n)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	for w := 1; w < workers; w++ {
+		wg.Go(func() { f(n*w/workers, n*(w+1)/workers) })
+	}
+	f(0, n/workers)
+	wg.Wait()
+}

@@ -1,0 +1,96 @@
+package pool
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/attpool/attpool/attestation"
+	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/ssz"
+)
+
+// The pool asks the beacon node for what it cannot know itself through the
+// small interfaces below, gathered in a Node. Their methods are called from
+// many goroutines at once and must be safe for that; they should be cheap
+// (cached by the node), as they are called on the hot path.
+
+// PublicKeys gives validators' public keys.
+type PublicKeys interface {
+	// PublicKey returns the validated public key of the validator, or nil
+	// if the node does not know it.
+	PublicKey(index uint64) *crypto.PublicKey
+}
+
+// Committees gives the beacon committees (the shuffling).
+type Committees interface {
+	// CommitteeCountPerSlot is get_committee_count_per_slot for epoch; ok
+	// is false when the node cannot compute it.
+	CommitteeCountPerSlot(epoch uint64) (count uint64, ok bool)
+	// BeaconCommittee is get_beacon_committee(state, slot, index): the
+	// validator indices in committee order. The pool does not modify or
+	// keep the slice. ok is false when the node cannot compute it.
+	BeaconCommittee(slot, index uint64) (committee []uint64, ok bool)
+}
+
+// Clock gives the wall-clock time. Tests inject a clock they control.
+type Clock interface {
+	Now() time.Time
+}
+
+// ForkSchedule gives what signature domains are computed from.
+type ForkSchedule interface {
+	// ForkVersion is the fork version that signs messages of epoch.
+	ForkVersion(epoch uint64) ssz.Version
+	// GenesisValidatorsRoot is the chain's genesis validators root.
+	GenesisValidatorsRoot() ssz.Root
+}
+
+// ForkChoice answers the chain-dependent rules of the gossip topics.
+type ForkChoice interface {
+	// Block reports whether the block with root has been seen (via gossip
+	// or otherwise) and whether it passed validation.
+	Block(root [32]byte) (seen, valid bool)
+	// CheckpointBlock is the specs' get_checkpoint_block(store, root,
+	// epoch): the root of the ancestor of block root at the first slot of
+	// epoch (or the latest block before it). ok is false when the node
+	// cannot tell.
+	CheckpointBlock(root [32]byte, epoch uint64) (checkpoint [32]byte, ok bool)
+	// FinalizedCheckpoint is the store's finalized checkpoint.
+	FinalizedCheckpoint() attestation.Checkpoint
+}
+
+// Node is what the beacon node supplies to the pool. Every field but Clock
+// is required.
+type Node struct {
+	// GenesisTime is the start of slot 0.
+	GenesisTime time.Time
+	// Clock is the wall clock; nil means the system clock.
+	Clock      Clock
+	Keys       PublicKeys
+	Committees Committees
+	Forks      ForkSchedule
+	Chain      ForkChoice
+}
+
+func (n Node) check() (Node, error) {
+	if n.Clock == nil {
+		n.Clock = SystemClock{}
+	}
+	switch {
+	case n.Keys == nil:
+		return n, fmt.Errorf("%w: Node.Keys is nil", ErrConfig)
+	case n.Committees == nil:
+		return n, fmt.Errorf("%w: Node.Committees is nil", ErrConfig)
+	case n.Forks == nil:
+		return n, fmt.Errorf("%w: Node.Forks is nil", ErrConfig)
+	case n.Chain == nil:
+		return n, fmt.Errorf("%w: Node.Chain is nil", ErrConfig)
+	}
+	return n, nil
+}
+
+// SystemClock is the Clock of the operating system.
+type SystemClock struct{}
+
+// Now returns time.Now().
+func (SystemClock) Now() time.Time { return time.Now() }

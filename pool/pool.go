@@ -1,0 +1,273 @@
+package pool
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/attpool/attpool/verifier"
+)
+
+// Pool validates gossip attestations and aggregates, batching their
+// signatures, and keeps the accepted ones aggregated for block packing. Its
+// goroutines are started by New and stopped by Close. All methods are safe
+// for concurrent use.
+type Pool struct {
+	cfg     Config
+	node    Node
+	log     logrus.FieldLogger
+	metrics *metrics
+	v       *verifier.Verifier
+	slotMs  int64
+
+	domains *domainCache
+	roots   *rootCache
+	batch   *batcher
+	pending atomic.Int64 // signature sets queued or being verified
+
+	mu          sync.Mutex // guards what follows
+	attSeen     *epochSeen // (target epoch, attester) of valid attestations
+	aggrSeen    *epochSeen // (target epoch, aggregator) of valid aggregates
+	aggSeen     *seenAggregates
+	attInflight map[epochKey]*group
+	aggInflight map[epochKey]*group
+	store       *aggStore
+	followers   int // copies waiting on a message in flight (bounded by MaxPending)
+	prunedSlot  uint64
+
+	closed    atomic.Bool
+	closeOnce sync.Once
+	quit      chan struct{}
+	wg        sync.WaitGroup
+}
+
+type epochKey struct{ epoch, index uint64 }
+
+// New starts a pool over node. The zero Config means DefaultConfig.
+func New(cfg Config, node Node) (*Pool, error) {
+	cfg, err := cfg.sanitize()
+	if err != nil {
+		return nil, err
+	}
+	if node, err = node.check(); err != nil {
+		return nil, err
+	}
+	v, err := verifier.New(cfg.Verifier)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	m, err := newMetrics(cfg.Registerer, func() float64 { return float64(v.Stats().Bisections) })
+	if err != nil {
+		v.Close()
+		return nil, fmt.Errorf("%w: registering metrics: %w", ErrConfig, err)
+	}
+	p := &Pool{
+		cfg:         cfg,
+		node:        node,
+		log:         cfg.Logger.WithField("component", "attpool"),
+		metrics:     m,
+		v:           v,
+		slotMs:      cfg.SlotDuration.Milliseconds(),
+		domains:     newDomainCache(node.Forks),
+		attSeen:     newEpochSeen(cfg.MaxValidators),
+		aggrSeen:    newEpochSeen(cfg.MaxValidators),
+		aggSeen:     newSeenAggregates(cfg.MaxSeenAggregates),
+		attInflight: make(map[epochKey]*group),
+		aggInflight: make(map[epochKey]*group),
+		store:       newAggStore(cfg.MaxAggregates, cfg.MaxData, cfg.MergeWorkers),
+		quit:        make(chan struct{}),
+	}
+	p.roots = newRootCache(cfg.MaxRootCache, p.domains)
+	p.batch = newBatcher(cfg.BatchSize, cfg.BatchDelay)
+	for range cfg.VerifyWorkers {
+		p.wg.Go(p.verifyLoop)
+	}
+	p.wg.Go(p.loop)
+	p.log.WithFields(logrus.Fields{
+		"batch_size": cfg.BatchSize, "batch_delay": cfg.BatchDelay,
+		"verify_workers": cfg.VerifyWorkers, "per_signature": cfg.PerSignature,
+	}).Debug("attestation pool started")
+	return p, nil
+}
+
+// Close stops the pool: new messages are answered Ignore (ErrClosed), the
+// signatures already queued are verified and their messages answered, and
+// every goroutine of the pool has returned when Close does. Close is
+// idempotent.
+func (p *Pool) Close() {
+	p.closeOnce.Do(func() {
+		p.closed.Store(true)
+		p.batch.close()
+		close(p.quit)
+		p.wg.Wait()
+		p.v.Close()
+		p.metrics.unregister(p.cfg.Registerer)
+		p.log.Debug("attestation pool closed")
+	})
+}
+
+// loop prunes the pool when the clock enters a new slot.
+func (p *Pool) loop() {
+	t := time.NewTicker(p.cfg.PruneInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.quit:
+			return
+		case <-t.C:
+			p.prune()
+		}
+	}
+}
+
+// prune drops what neither gossip nor a block may still use: everything of
+// epochs before the previous one (the clock disparity allowance included).
+func (p *Pool) prune() {
+	now := p.nowMs() - MaximumGossipClockDisparity.Milliseconds()
+	if now < 0 {
+		return
+	}
+	epoch := uint64(now/p.slotMs) / p.cfg.SlotsPerEpoch
+	if epoch == 0 {
+		return
+	}
+	minEpoch := epoch - 1
+	minSlot := minEpoch * p.cfg.SlotsPerEpoch
+	p.mu.Lock()
+	if minSlot <= p.prunedSlot {
+		p.mu.Unlock()
+		return
+	}
+	p.prunedSlot = minSlot
+	p.attSeen.prune(minEpoch)
+	p.aggrSeen.prune(minEpoch)
+	p.aggSeen.prune(minSlot)
+	p.store.prune(minSlot)
+	aggs, data, seen := p.store.n, len(p.store.byRoot), p.attSeen.count()
+	p.mu.Unlock()
+	p.roots.prune(minSlot)
+	p.metrics.aggregates.Set(float64(aggs))
+	p.metrics.data.Set(float64(data))
+	p.metrics.seen.Set(float64(seen))
+	p.log.WithFields(logrus.Fields{"min_slot": minSlot, "aggregates": aggs, "data": data}).Debug("pruned pool")
+}
+
+// Stats is a snapshot of the pool's sizes.
+type Stats struct {
+	Pending       int // signature sets queued or being verified
+	Aggregates    int
+	Data          int
+	SeenAttesters int
+	Bisections    int64 // failing batches the verifier split in two
+}
+
+// Stats returns the pool's current sizes.
+func (p *Pool) Stats() Stats {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return Stats{
+		Pending:       int(p.pending.Load()),
+		Aggregates:    p.store.n,
+		Data:          len(p.store.byRoot),
+		SeenAttesters: p.attSeen.count(),
+		Bisections:    p.v.Stats().Bisections,
+	}
+}
+
+// Time, as the specs' gossip helpers measure it: milliseconds since genesis.
+
+func (p *Pool) nowMs() int64 { return p.node.Clock.Now().Sub(p.node.GenesisTime).Milliseconds() }
+
+const farFutureMs = int64(1) << 62
+
+// slotStartMs is compute_time_at_slot_ms (relative to genesis), saturated.
+func (p *Pool) slotStartMs(slot uint64) int64 {
+	if slot >= uint64(farFutureMs/p.slotMs) {
+		return farFutureMs
+	}
+	return int64(slot) * p.slotMs
+}
+
+// isFutureSlot is the specs' is_future_slot.
+func (p *Pool) isFutureSlot(slot uint64, now int64) bool {
+	return now+MaximumGossipClockDisparity.Milliseconds() < p.slotStartMs(slot)
+}
+
+// isWithinSlotRange is the specs' is_within_slot_range.
+func (p *Pool) isWithinSlotRange(slot, slotRange uint64, now int64) bool {
+	d := MaximumGossipClockDisparity.Milliseconds()
+	if now+d < p.slotStartMs(slot) {
+		return false
+	}
+	end := farFutureMs
+	if slot < ^uint64(0)-slotRange-1 {
+		end = p.slotStartMs(slot + slotRange + 1)
+	}
+	return end+d >= now
+}
+
+// isCurrentOrPreviousEpoch is the specs' is_current_or_previous_epoch.
+func (p *Pool) isCurrentOrPreviousEpoch(epoch uint64, now int64) bool {
+	within := func(e uint64) bool {
+		if e > ^uint64(0)/p.cfg.SlotsPerEpoch {
+			return false
+		}
+		return p.isWithinSlotRange(e*p.cfg.SlotsPerEpoch, p.cfg.SlotsPerEpoch-1, now)
+	}
+	return within(epoch) || (epoch < ^uint64(0) && within(epoch+1))
+}
+
+func (p *Pool) epochOf(slot uint64) uint64 { return slot / p.cfg.SlotsPerEpoch }
+
+// computeSubnet is the specs' compute_subnet_for_attestation.
+func (p *Pool) computeSubnet(committeesPerSlot, slot, committeeIndex uint64) uint64 {
+	committeesSinceEpochStart := committeesPerSlot * (slot % p.cfg.SlotsPerEpoch)
+	return (committeesSinceEpochStart + committeeIndex) % AttestationSubnetCount
+}
+
+// request is one submitted message awaiting its verdict. Exactly one Result
+// is sent on done: whoever wins claim sends it.
+type request struct {
+	state atomic.Uint32 // 0 pending, 1 claimed
+	done  chan Result
+	stop  func() bool // stops the context watch; set before r is shared
+	p     *Pool
+}
+
+func (p *Pool) newRequest(ctx context.Context) *request {
+	r := &request{done: make(chan Result, 1), p: p}
+	if ctx.Done() != nil {
+		r.stop = context.AfterFunc(ctx, func() {
+			if r.claim() {
+				r.send(ignore(fmt.Errorf("%w: %w", ErrCancelled, context.Cause(ctx))))
+			}
+		})
+	}
+	return r
+}
+
+func (r *request) claim() bool { return r.state.CompareAndSwap(0, 1) }
+
+// resolve sends res if nobody has answered r yet.
+func (r *request) resolve(res Result) {
+	if r.claim() {
+		r.deliver(res)
+	}
+}
+
+// deliver sends the verdict of a request the caller claimed.
+func (r *request) deliver(res Result) {
+	if r.stop != nil {
+		r.stop()
+	}
+	r.send(res)
+}
+
+func (r *request) send(res Result) {
+	r.p.metrics.verdicts.WithLabelValues(res.Verdict.String(), res.Rule()).Inc()
+	r.done <- res
+}

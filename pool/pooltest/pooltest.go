@@ -1,0 +1,262 @@
+// Package pooltest simulates the gossip traffic of a beacon chain for tests,
+// benchmarks and examples of package pool: an in-memory node (interop keys,
+// committees, a linear chain, a manual clock) and the signed
+// SingleAttestations of whole slots, with faults injected on demand.
+package pooltest
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/attpool/attpool/attestation"
+	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/pool"
+	"github.com/attpool/attpool/ssz"
+)
+
+// Genesis is the genesis time of simulated networks.
+var Genesis = time.Unix(1_700_000_000, 0)
+
+// Network is a simulated chain of Validators validators with one valid block
+// per slot up to Head.
+type Network struct {
+	Validators    uint64
+	SlotsPerEpoch uint64
+	Head          uint64
+	Keys          *pool.InteropKeys
+	Committees    *pool.ShuffledCommittees
+	Chain         *pool.MemChain
+	Forks         *pool.ForkList
+	Clock         *pool.ManualClock
+}
+
+// BlockRoot is the root of the simulated block of slot.
+func BlockRoot(slot uint64) [32]byte {
+	var r [32]byte
+	binary.LittleEndian.PutUint64(r[:], slot+1)
+	r[31] = 0xb1
+	return r
+}
+
+// NewNetwork returns a network of n validators (mainnet: 32 slots an epoch)
+// whose chain has a block at every slot up to head, with the clock at the
+// start of slot head.
+func NewNetwork(n, head uint64) *Network {
+	const spe = 32
+	net := &Network{
+		Validators: n, SlotsPerEpoch: spe, Head: head,
+		Keys:       pool.NewInteropKeys(n),
+		Committees: pool.NewShuffledCommittees(n, spe),
+		Chain:      pool.NewMemChain(spe),
+		Forks:      pool.SingleFork(ssz.Version{5, 0, 0, 0}, ssz.Root{0x42}),
+		Clock:      pool.NewManualClock(Genesis),
+	}
+	for s := uint64(0); s <= head; s++ {
+		var parent [32]byte
+		if s > 0 {
+			parent = BlockRoot(s - 1)
+		}
+		net.Chain.AddBlock(BlockRoot(s), parent, s, true)
+	}
+	net.Chain.SetFinalized(attestation.Checkpoint{Root: BlockRoot(0)})
+	net.SetSlot(head, 0)
+	return net
+}
+
+// Node returns the pool's view of the network.
+func (n *Network) Node() pool.Node {
+	return pool.Node{GenesisTime: Genesis, Clock: n.Clock, Keys: n.Keys, Committees: n.Committees, Forks: n.Forks, Chain: n.Chain}
+}
+
+// SetSlot sets the clock to offset after the start of slot.
+func (n *Network) SetSlot(slot uint64, offset time.Duration) {
+	n.Clock.Set(Genesis.Add(time.Duration(slot)*12*time.Second + offset))
+}
+
+// Data returns the AttestationData of slot, voting for its block.
+func (n *Network) Data(slot uint64) *attestation.AttestationData {
+	epoch := slot / n.SlotsPerEpoch
+	return &attestation.AttestationData{
+		Slot:            slot,
+		BeaconBlockRoot: BlockRoot(slot),
+		Source:          &attestation.Checkpoint{Root: BlockRoot(0)},
+		Target:          &attestation.Checkpoint{Epoch: epoch, Root: BlockRoot(epoch * n.SlotsPerEpoch)},
+	}
+}
+
+// Message is a simulated gossip attestation and whether its signature is
+// valid.
+type Message struct {
+	Att    *attestation.SingleAttestation
+	Subnet uint64
+	Valid  bool
+}
+
+// Attesters returns the validators of every committee of slot.
+func (n *Network) Attesters(slot uint64) []uint64 {
+	cps, _ := n.Committees.CommitteeCountPerSlot(slot / n.SlotsPerEpoch)
+	var out []uint64
+	for ci := range cps {
+		c, _ := n.Committees.BeaconCommittee(slot, ci)
+		out = append(out, c...)
+	}
+	return out
+}
+
+// SlotMessages returns the attestations of every validator of slot, all to
+// one AttestationData, signed in parallel. A faults fraction of them carry a
+// wrong signature (a valid point: another validator's signature), chosen
+// with seed.
+func (n *Network) SlotMessages(slot uint64, faults float64, seed uint64) []Message {
+	d := n.Data(slot)
+	epoch := slot / n.SlotsPerEpoch
+	domain, err := ssz.ComputeDomain(ssz.DomainBeaconAttester, n.Forks.ForkVersion(epoch), n.Forks.Root)
+	if err != nil {
+		panic(err)
+	}
+	root, err := ssz.ComputeSigningRoot(d.Copy(), domain)
+	if err != nil {
+		panic(err)
+	}
+	h := crypto.HashToG2(root[:], crypto.DST)
+	cps, _ := n.Committees.CommitteeCountPerSlot(epoch)
+	var msgs []Message
+	for ci := range cps {
+		c, _ := n.Committees.BeaconCommittee(slot, ci)
+		subnet := (cps*(slot%n.SlotsPerEpoch) + ci) % pool.AttestationSubnetCount
+		for _, v := range c {
+			msgs = append(msgs, Message{
+				Att:    &attestation.SingleAttestation{CommitteeIndex: ci, AttesterIndex: v, Data: d},
+				Subnet: subnet, Valid: true,
+			})
+		}
+	}
+	// Signing one message many times: hash it once, multiply per key.
+	parallel(len(msgs), func(i int) {
+		sk := n.Keys.SecretKey(msgs[i].Att.AttesterIndex)
+		msgs[i].Att.Signature = signHashed(sk, &h)
+	})
+	rng := rand.New(rand.NewPCG(seed, slot))
+	for i := range msgs {
+		if rng.Float64() < faults {
+			msgs[i].Valid = false
+			msgs[i].Att.Signature = signHashed(n.Keys.SecretKey((msgs[i].Att.AttesterIndex+1)%n.Validators), &h)
+		}
+	}
+	return msgs
+}
+
+// signHashed is crypto.Sign of a message whose hash to G2 is h: sk*h.
+func signHashed(sk *crypto.SecretKey, h *crypto.G2Affine) [96]byte {
+	be := sk.Bytes()
+	var le [32]byte
+	for i := range be {
+		le[i] = be[31-i]
+	}
+	q := h.Jacobian()
+	q.Mul(le[:], 255)
+	a := q.Affine()
+	return a.Bytes()
+}
+
+// DeriveKeys derives the keys of the validators in parallel.
+func (n *Network) DeriveKeys(validators []uint64) { n.Keys.Derive(validators) }
+
+func parallel(n int, f func(i int)) {
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	next := 0
+	for range workers {
+		wg.Go(func() {
+			for {
+				mu.Lock()
+				lo := next
+				next += 64
+				mu.Unlock()
+				if lo >= n {
+					return
+				}
+				for i := lo; i < min(lo+64, n); i++ {
+					f(i)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// Submit sends msgs to p through ValidateAttestationAsync from goroutines
+// goroutines (message i from goroutine i%goroutines) and waits for every
+// verdict. wall runs from the first submission to the last verdict.
+func Submit(p *pool.Pool, msgs []Message, goroutines int) (results []pool.Result, wall time.Duration) {
+	results = make([]pool.Result, len(msgs))
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	var mu sync.Mutex
+	var last time.Time
+	for w := range goroutines {
+		wg.Go(func() {
+			<-start
+			var chans []<-chan pool.Result
+			for i := w; i < len(msgs); i += goroutines {
+				chans = append(chans, p.ValidateAttestationAsync(context.Background(), msgs[i].Att, msgs[i].Subnet))
+			}
+			for k, c := range chans {
+				results[w+k*goroutines] = <-c
+			}
+			t := time.Now()
+			mu.Lock()
+			if t.After(last) {
+				last = t
+			}
+			mu.Unlock()
+		})
+	}
+	t0 := time.Now()
+	close(start)
+	wg.Wait()
+	return results, last.Sub(t0)
+}
+
+// Tally counts verdicts, and the faulty messages rejected for their
+// signature; wrong lists the messages whose verdict is not the expected
+// one (Accept for valid messages, Reject with ErrInvalidSignature for
+// faulty ones).
+type Tally struct {
+	Accept, Ignore, Reject int
+	FaultsInjected         int
+	FaultsFound            int
+	Wrong                  []int
+}
+
+// Check tallies results against msgs.
+func Check(msgs []Message, results []pool.Result) Tally {
+	var t Tally
+	for i, r := range results {
+		switch r.Verdict {
+		case pool.Accept:
+			t.Accept++
+		case pool.Ignore:
+			t.Ignore++
+		default:
+			t.Reject++
+		}
+		if !msgs[i].Valid {
+			t.FaultsInjected++
+			if r.Verdict == pool.Reject && errors.Is(r, pool.ErrInvalidSignature) {
+				t.FaultsFound++
+				continue
+			}
+		} else if r.Verdict == pool.Accept {
+			continue
+		}
+		t.Wrong = append(t.Wrong, i)
+	}
+	return t
+}

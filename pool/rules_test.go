@@ -1,0 +1,248 @@
+package pool
+
+import (
+	"context"
+	"testing"
+
+	"github.com/prysmaticlabs/go-bitfield"
+
+	"github.com/attpool/attpool/attestation"
+	"github.com/attpool/attpool/ssz"
+)
+
+const testSlot = 40 // epoch 1
+
+func TestAttestationRules(t *testing.T) {
+	checkLeaks(t)
+	e := newEnv(t, 2, 8, 100)
+	e.setSlot(testSlot, 1000)
+	resign := func(att *attestation.SingleAttestation) {
+		att.Signature = e.sign(att.AttesterIndex, e.dataSigningRoot(att.Data))
+	}
+	cases := []struct {
+		name    string
+		setup   func(p *Pool, att *attestation.SingleAttestation, subnet *uint64)
+		verdict Verdict
+		err     error
+	}{
+		{"accept", nil, Accept, nil},
+		{"malformed", func(_ *Pool, att *attestation.SingleAttestation, _ *uint64) { att.Data = nil }, Reject, ErrMalformed},
+		{"data index", func(_ *Pool, att *attestation.SingleAttestation, _ *uint64) { att.Data.Index = 1; resign(att) }, Reject, ErrDataIndexNonZero},
+		{"committee index", func(_ *Pool, att *attestation.SingleAttestation, _ *uint64) { att.CommitteeIndex = 2 }, Reject, ErrCommitteeIndex},
+		{"wrong subnet", func(_ *Pool, _ *attestation.SingleAttestation, subnet *uint64) { *subnet++ }, Reject, ErrWrongSubnet},
+		{"future slot", func(_ *Pool, _ *attestation.SingleAttestation, _ *uint64) { e.setSlot(testSlot, -501) }, Ignore, ErrFutureSlot},
+		{"clock disparity", func(_ *Pool, _ *attestation.SingleAttestation, _ *uint64) { e.setSlot(testSlot, -500) }, Accept, nil},
+		{"previous epoch", func(_ *Pool, _ *attestation.SingleAttestation, _ *uint64) { e.setSlot(95, 0) }, Accept, nil},
+		{"epoch window", func(_ *Pool, _ *attestation.SingleAttestation, _ *uint64) { e.setSlot(96, 501) }, Ignore, ErrEpochWindow},
+		{"epoch window disparity", func(_ *Pool, _ *attestation.SingleAttestation, _ *uint64) { e.setSlot(96, 500) }, Accept, nil},
+		{"target epoch", func(_ *Pool, att *attestation.SingleAttestation, _ *uint64) {
+			att.Data.Target.Epoch = 0
+			resign(att)
+		}, Reject, ErrTargetEpoch},
+		{"not in committee", func(_ *Pool, att *attestation.SingleAttestation, _ *uint64) {
+			att.AttesterIndex = e.comm.validator(testSlot, 0, 0)
+			resign(att)
+		}, Reject, ErrNotInCommittee},
+		{"invalid signature", func(_ *Pool, att *attestation.SingleAttestation, _ *uint64) {
+			att.Signature = e.sign(att.AttesterIndex+1, e.dataSigningRoot(att.Data))
+		}, Reject, ErrInvalidSignature},
+		{"bad signature encoding", func(_ *Pool, att *attestation.SingleAttestation, _ *uint64) { att.Signature = [96]byte{1} }, Reject, ErrInvalidSignature},
+		{"block unknown", func(_ *Pool, att *attestation.SingleAttestation, _ *uint64) {
+			att.Data.BeaconBlockRoot = [32]byte{9}
+			resign(att)
+		}, Ignore, ErrBlockUnknown},
+		{"block invalid", func(_ *Pool, att *attestation.SingleAttestation, _ *uint64) {
+			e.chain.AddBlock([32]byte{8}, blockRoot(testSlot-1), testSlot, false)
+			att.Data.BeaconBlockRoot = [32]byte{8}
+			resign(att)
+		}, Reject, ErrBlockInvalid},
+		{"target not ancestor", func(_ *Pool, att *attestation.SingleAttestation, _ *uint64) {
+			att.Data.Target.Root = blockRoot(33)
+			resign(att)
+		}, Reject, ErrTargetNotAncestor},
+		{"finalized not ancestor", func(_ *Pool, _ *attestation.SingleAttestation, _ *uint64) {
+			e.chain.SetFinalized(attestation.Checkpoint{Epoch: 1, Root: blockRoot(31)})
+		}, Ignore, ErrFinalizedNotAncestor},
+		{"already seen", func(p *Pool, att *attestation.SingleAttestation, subnet *uint64) {
+			// Another valid attestation of the same validator for the epoch.
+			other := *att
+			other.Data = e.data(testSlot)
+			other.Data.BeaconBlockRoot = blockRoot(testSlot - 1)
+			resign(&other)
+			if r := p.ValidateAttestation(context.Background(), &other, *subnet); r.Verdict != Accept {
+				panic(r)
+			}
+		}, Ignore, ErrAlreadySeen},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e.setSlot(testSlot, 1000)
+			e.chain.SetFinalized(attestation.Checkpoint{Epoch: 0, Root: blockRoot(0)})
+			p := e.pool(Config{})
+			att, subnet := e.single(e.data(testSlot), 1, 3)
+			if c.setup != nil {
+				c.setup(p, att, &subnet)
+			}
+			wantResult(t, p.ValidateAttestation(context.Background(), att, subnet), c.verdict, c.err)
+		})
+	}
+}
+
+func TestAggregateRules(t *testing.T) {
+	checkLeaks(t)
+	e := newEnv(t, 2, 32, 100) // committees of 32: modulo 2, half the validators aggregate
+	e.setSlot(testSlot, 1000)
+	positions := []uint64{1, 2, 5, 8}
+	resign := func(sap *attestation.SignedAggregateAndProof) {
+		sap.Signature = e.signAggregateAndProof(sap.Message)
+	}
+	notAggregator := func(sap *attestation.SignedAggregateAndProof) bool {
+		d := sap.Message.Aggregate.Data
+		root := e.dataSigningRoot(d) // any signature works as a proof
+		for pos := range e.comm.size {
+			v := e.comm.validator(d.Slot, 0, pos)
+			proof := e.sign(v, root)
+			if !isAggregator(int(e.comm.size), proof) {
+				sap.Message.AggregatorIndex = v
+				sap.Message.SelectionProof = proof
+				resign(sap)
+				return true
+			}
+		}
+		return false
+	}
+	cases := []struct {
+		name    string
+		setup   func(p *Pool, sap *attestation.SignedAggregateAndProof)
+		verdict Verdict
+		err     error
+	}{
+		{"accept", nil, Accept, nil},
+		{"malformed", func(_ *Pool, sap *attestation.SignedAggregateAndProof) { sap.Message.Aggregate = nil }, Reject, ErrMalformed},
+		{"malformed bits", func(_ *Pool, sap *attestation.SignedAggregateAndProof) {
+			sap.Message.Aggregate.AggregationBits = bitfield.Bitlist{0}
+		}, Reject, ErrMalformed},
+		{"data index", func(_ *Pool, sap *attestation.SignedAggregateAndProof) { sap.Message.Aggregate.Data.Index = 1 }, Reject, ErrDataIndexNonZero},
+		{"two committees", func(_ *Pool, sap *attestation.SignedAggregateAndProof) {
+			sap.Message.Aggregate.CommitteeBits.SetBitAt(1, true)
+		}, Reject, ErrCommitteeBits},
+		{"no committee", func(_ *Pool, sap *attestation.SignedAggregateAndProof) {
+			sap.Message.Aggregate.CommitteeBits = bitfield.NewBitvector64()
+		}, Reject, ErrCommitteeBits},
+		{"committee index", func(_ *Pool, sap *attestation.SignedAggregateAndProof) {
+			sap.Message.Aggregate.CommitteeBits = bitfield.NewBitvector64()
+			sap.Message.Aggregate.CommitteeBits.SetBitAt(5, true)
+		}, Reject, ErrCommitteeIndex},
+		{"future slot", func(*Pool, *attestation.SignedAggregateAndProof) { e.setSlot(testSlot, -501) }, Ignore, ErrFutureSlot},
+		{"epoch window", func(*Pool, *attestation.SignedAggregateAndProof) { e.setSlot(96, 501) }, Ignore, ErrEpochWindow},
+		{"target epoch", func(_ *Pool, sap *attestation.SignedAggregateAndProof) { sap.Message.Aggregate.Data.Target.Epoch = 2 }, Reject, ErrTargetEpoch},
+		{"bits length", func(_ *Pool, sap *attestation.SignedAggregateAndProof) {
+			b := bitfield.NewBitlist(e.comm.size + 1)
+			b.SetBitAt(1, true)
+			sap.Message.Aggregate.AggregationBits = b
+		}, Reject, ErrAggregationBitsLength},
+		{"no participants", func(_ *Pool, sap *attestation.SignedAggregateAndProof) {
+			sap.Message.Aggregate.AggregationBits = bitfield.NewBitlist(e.comm.size)
+		}, Reject, ErrNoParticipants},
+		{"superset seen", func(p *Pool, sap *attestation.SignedAggregateAndProof) {
+			bigger := e.aggregate(e.data(testSlot), 0, []uint64{1, 2, 5, 8, 9})
+			bigger.Message.AggregatorIndex = e.comm.validator(testSlot, 0, 99%e.comm.size)
+			// Any aggregator: sign its own selection proof until selected.
+			for pos := range e.comm.size {
+				v := e.comm.validator(testSlot, 0, pos)
+				if v == sap.Message.AggregatorIndex {
+					continue
+				}
+				proof := e.sign(v, selectionRoot(e, testSlot))
+				if isAggregator(int(e.comm.size), proof) {
+					bigger.Message.AggregatorIndex, bigger.Message.SelectionProof = v, proof
+					break
+				}
+			}
+			resign(bigger)
+			wantResult(t, p.ValidateAggregate(context.Background(), bigger), Accept, nil)
+		}, Ignore, ErrAggregateSeen},
+		{"locally covered", func(p *Pool, _ *attestation.SignedAggregateAndProof) {
+			for _, pos := range positions {
+				att, subnet := e.single(e.data(testSlot), 0, pos)
+				wantResult(t, p.ValidateAttestation(context.Background(), att, subnet), Accept, nil)
+			}
+		}, Ignore, ErrAggregateSeen},
+		{"aggregator seen", func(p *Pool, sap *attestation.SignedAggregateAndProof) {
+			other := e.aggregate(e.data(testSlot), 0, []uint64{3})
+			wantResult(t, p.ValidateAggregate(context.Background(), other), Accept, nil)
+		}, Ignore, ErrAggregatorSeen},
+		{"not aggregator", func(_ *Pool, sap *attestation.SignedAggregateAndProof) {
+			if !notAggregator(sap) {
+				t.Skip("every validator selected")
+			}
+		}, Reject, ErrNotAggregator},
+		{"aggregator not in committee", func(_ *Pool, sap *attestation.SignedAggregateAndProof) {
+			sap.Message.AggregatorIndex = e.comm.validator(testSlot, 1, 0)
+			resign(sap)
+		}, Reject, ErrAggregatorNotInCommittee},
+		{"invalid selection proof", func(_ *Pool, sap *attestation.SignedAggregateAndProof) {
+			// A proof by another validator that still selects.
+			for pos := range e.comm.size {
+				proof := e.sign(e.comm.validator(testSlot, 1, pos), selectionRoot(e, testSlot))
+				if isAggregator(int(e.comm.size), proof) {
+					sap.Message.SelectionProof = proof
+					resign(sap)
+					return
+				}
+			}
+		}, Reject, ErrInvalidSelectionProof},
+		{"invalid aggregator signature", func(_ *Pool, sap *attestation.SignedAggregateAndProof) {
+			sap.Signature = e.sign(sap.Message.AggregatorIndex, [32]byte{1})
+		}, Reject, ErrInvalidAggregatorSignature},
+		{"invalid aggregate signature", func(_ *Pool, sap *attestation.SignedAggregateAndProof) {
+			sap.Message.Aggregate.AggregationBits.SetBitAt(20, true)
+			resign(sap)
+		}, Reject, ErrInvalidAggregateSignature},
+		{"block unknown", func(_ *Pool, sap *attestation.SignedAggregateAndProof) {
+			*sap = *e.aggregate(dataWithBlock(e, [32]byte{9}), 0, positions)
+		}, Ignore, ErrBlockUnknown},
+		{"target not ancestor", func(_ *Pool, sap *attestation.SignedAggregateAndProof) {
+			d := e.data(testSlot)
+			d.Target.Root = blockRoot(33)
+			*sap = *e.aggregate(d, 0, positions)
+		}, Reject, ErrTargetNotAncestor},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e.setSlot(testSlot, 1000)
+			p := e.pool(Config{})
+			sap := e.aggregate(e.data(testSlot), 0, positions)
+			if c.setup != nil {
+				c.setup(p, sap)
+			}
+			wantResult(t, p.ValidateAggregate(context.Background(), sap), c.verdict, c.err)
+		})
+	}
+}
+
+func selectionRoot(e *env, slot uint64) [32]byte {
+	return ssz.ComputeSigningRootFromRoot(ssz.HashTreeRootUint64(slot), e.domain(ssz.DomainSelectionProof, slot/e.spe))
+}
+
+func dataWithBlock(e *env, root [32]byte) *attestation.AttestationData {
+	d := e.data(testSlot)
+	d.BeaconBlockRoot = root
+	return d
+}
+
+func TestSubnetAndAggregatorHelpers(t *testing.T) {
+	p := &Pool{cfg: Config{SlotsPerEpoch: 32}}
+	for _, c := range []struct{ cps, slot, index, want uint64 }{
+		{64, 0, 0, 0}, {64, 0, 63, 63}, {64, 1, 0, 0}, {64, 1, 5, 5},
+		{1, 5, 0, 5}, {3, 33, 2, 5}, {2, 31, 1, 63}, {4, 17, 3, 7},
+	} {
+		if got := p.computeSubnet(c.cps, c.slot, c.index); got != c.want {
+			t.Errorf("computeSubnet(%d, %d, %d) = %d, want %d", c.cps, c.slot, c.index, got, c.want)
+		}
+	}
+	// Committees smaller than 16 per aggregator: everyone aggregates.
+	if !isAggregator(15, [96]byte{1}) {
+		t.Error("modulo 1 must select")
+	}
+}

@@ -1,0 +1,68 @@
+package pool_test
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/attpool/attpool/pool"
+	"github.com/attpool/attpool/pool/pooltest"
+)
+
+const benchSlot = 64
+
+var slotLoad struct {
+	once          sync.Once
+	net           *pooltest.Network
+	clean, faulty []pooltest.Message
+}
+
+func loadSlot(b *testing.B) {
+	slotLoad.once.Do(func() {
+		b.Log("deriving 32,768 keys and signing a mainnet slot twice (takes a while)")
+		net := pooltest.NewNetwork(1<<20, benchSlot)
+		net.DeriveKeys(net.Attesters(benchSlot))
+		slotLoad.net = net
+		slotLoad.clean = net.SlotMessages(benchSlot, 0, 1)
+		slotLoad.faulty = net.SlotMessages(benchSlot, 0.01, 1)
+	})
+}
+
+// BenchmarkFullSlot submits a full mainnet slot (1,048,576 validators: 64
+// committees of 512, 32,768 SingleAttestations sharing one AttestationData)
+// from 64 goroutines and waits for every verdict. wall-s is the time from the
+// first submission to the last verdict. Cases: batched; batched with 1% of
+// the signatures invalid; the per-signature baseline (Config.PerSignature)
+// on the clean load. Every verdict is checked.
+func BenchmarkFullSlot(b *testing.B) {
+	loadSlot(b)
+	net := slotLoad.net
+	for _, c := range []struct {
+		name string
+		cfg  pool.Config
+		msgs []pooltest.Message
+	}{
+		{"batched", pool.Config{}, slotLoad.clean},
+		{"batched-1pct-invalid", pool.Config{}, slotLoad.faulty},
+		{"per-signature", pool.Config{PerSignature: true}, slotLoad.clean},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			var total time.Duration
+			for b.Loop() {
+				p, err := pool.New(c.cfg, net.Node())
+				if err != nil {
+					b.Fatal(err)
+				}
+				net.SetSlot(benchSlot, 4*time.Second)
+				results, wall := pooltest.Submit(p, c.msgs, 64)
+				p.Close()
+				total += wall
+				if t := pooltest.Check(c.msgs, results); len(t.Wrong) > 0 {
+					b.Fatalf("%d wrong verdicts (first: %v)", len(t.Wrong), results[t.Wrong[0]])
+				}
+			}
+			b.ReportMetric(total.Seconds()/float64(b.N), "wall-s")
+			b.ReportMetric(float64(len(c.msgs)), "msgs")
+		})
+	}
+}
