@@ -78,7 +78,7 @@ type floodFixture struct {
 	future []floodMsg  // far-future slots
 	stale  []floodMsg  // slots of epoch 0, the clock in epoch 2
 	bits   []floodMsg  // aggregates with oversized, undersized or malformed bits
-	clock  func() Node // a node over a fresh clock at floodSlot
+	node   func() Node // the node, over a fresh clock at floodSlot
 }
 
 var floodOnce struct {
@@ -142,7 +142,7 @@ func floodBuild(tb testing.TB) *floodFixture {
 	n := floodN()
 	e := newEnv(tb, floodCPS, floodSize, 100)
 	fx := &floodFixture{e: e, n: n}
-	fx.clock = func() Node {
+	fx.node = func() Node {
 		node := e.node
 		node.Clock = NewManualClock(e.genesis.Add(floodSlot*12*time.Second + time.Second))
 		return node
@@ -613,7 +613,7 @@ func TestFlood(t *testing.T) {
 	measure := !raceEnabled && !testing.Short()
 	for _, k := range floodKinds(fx) {
 		t.Run(k.name, func(t *testing.T) {
-			run := floodSubmit(t, k.cfg, fx.clock(), k.msgs, 8)
+			run := floodSubmit(t, k.cfg, fx.node(), k.msgs, 8)
 			honest, accepted := floodCheck(t, k, run)
 			perMsg := run.wall / time.Duration(len(k.msgs))
 			line := fmt.Sprintf("%-24s %5d msgs (honest accepted %3d/%3d) %8.0f msgs/s %7v/msg, max latency %v, heap %+.2f MiB, pending max %d/%d, sets %d, %+v",
@@ -634,13 +634,13 @@ func TestFlood(t *testing.T) {
 				wall, cpu := run.wall, run.cpu
 				bwall, bcpu := time.Duration(1<<62), time.Duration(1<<62)
 				for r := range reps {
-					b := floodSubmit(t, bcfg, fx.clock(), sample, 8)
+					b := floodSubmit(t, bcfg, fx.node(), sample, 8)
 					kb := k
 					kb.msgs, kb.cfg = sample, bcfg
 					floodCheck(t, kb, b)
 					bwall, bcpu = min(bwall, b.wall), min(bcpu, b.cpu)
 					if r > 0 {
-						again := floodSubmit(t, k.cfg, fx.clock(), k.msgs, 8)
+						again := floodSubmit(t, k.cfg, fx.node(), k.msgs, 8)
 						floodCheck(t, k, again)
 						wall, cpu = min(wall, again.wall), min(cpu, again.cpu)
 					}
@@ -681,7 +681,7 @@ func BenchmarkFlood(b *testing.B) {
 			var wall time.Duration
 			var heap int64
 			for b.Loop() {
-				run := floodSubmit(b, k.cfg, fx.clock(), k.msgs, 8)
+				run := floodSubmit(b, k.cfg, fx.node(), k.msgs, 8)
 				wall += run.wall
 				heap = max(heap, run.heap)
 			}
