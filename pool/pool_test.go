@@ -591,3 +591,27 @@ func TestConcurrentMixed(t *testing.T) {
 		}
 	}
 }
+
+// TestPerSignature: the baseline mode gives the same verdicts.
+func TestPerSignature(t *testing.T) {
+	checkLeaks(t)
+	e := newEnv(t, 1, 8, 100)
+	e.setSlot(testSlot, 1000)
+	p := e.pool(Config{PerSignature: true})
+	d := e.data(testSlot)
+	var chans []<-chan Result
+	for pos := range uint64(8) {
+		att, subnet := e.single(d, 0, pos)
+		if pos%3 == 0 {
+			att.Signature = e.sign(att.AttesterIndex, [32]byte{3})
+		}
+		chans = append(chans, p.ValidateAttestationAsync(context.Background(), att, subnet))
+	}
+	for pos, c := range chans {
+		if pos%3 == 0 {
+			wantResult(t, <-c, Reject, ErrInvalidSignature)
+		} else {
+			wantResult(t, <-c, Accept, nil)
+		}
+	}
+}

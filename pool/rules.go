@@ -222,7 +222,7 @@ func (p *Pool) submitAttestation(r *request, att *attestation.SingleAttestation,
 		// [REJECT] The signature of attestation is valid (it does not decode).
 		return rejectf(ErrInvalidSignature, "%w", err), false
 	}
-	j := &job{set: verifier.Set{Root: info.signingRoot, PublicKey: pk, Signature: att.Signature}, g: g}
+	j := &job{set: verifier.Set{Root: info.signingRoot, PublicKey: pk, Signature: att.Signature, Decoded: &g.point}, g: g}
 	return p.enqueue(g, p.attInflight, j)
 }
 
@@ -462,6 +462,7 @@ func (p *Pool) submitAggregate(r *request, sap *attestation.SignedAggregateAndPr
 		// [REJECT] The signature of aggregate is valid.
 		{g: g, idx: 2, set: verifier.Set{
 			Root: info.signingRoot, PublicKey: participantsKey, Signature: aggregate.Signature,
+			Decoded: &g.point,
 		}},
 	}
 	return p.enqueue(g, p.aggInflight, jobs...)

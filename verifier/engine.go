@@ -102,7 +102,9 @@ func (c *call) decode() {
 		if s.PublicKey == nil {
 			return
 		}
-		if _, err := c.sigs[i].SetBytesNoSubgroupCheck(s.Signature[:]); err != nil {
+		if s.Decoded != nil {
+			c.sigs[i] = *s.Decoded
+		} else if _, err := c.sigs[i].SetBytesNoSubgroupCheck(s.Signature[:]); err != nil {
 			return
 		}
 		// The infinity signature never verifies against a valid key.

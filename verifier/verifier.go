@@ -14,6 +14,13 @@ type Set struct {
 	Root      [32]byte          // signing root
 	PublicKey *crypto.PublicKey // validated, cached by the caller; may be an aggregate key
 	Signature [96]byte          // compressed G2 point, exactly as received
+
+	// Decoded, when not nil, is Signature already decoded by the caller with
+	// crypto's SetBytesNoSubgroupCheck (a caller that keeps the point, to
+	// aggregate it, need not pay for a second decompression). The verifier
+	// uses it instead of decoding Signature and still checks its subgroup;
+	// it must be the decoding of Signature, or the verdict is about Decoded.
+	Decoded *crypto.Signature
 }
 
 // Config configures a Verifier. The zero Config means the defaults.

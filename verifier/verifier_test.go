@@ -419,3 +419,45 @@ func TestDigitSource(t *testing.T) {
 	var seed [8]byte
 	_, _ = crand.Read(seed[:])
 }
+
+// Sets carrying their signature already decoded (curve check only) get the
+// same verdicts: the verifier still checks their subgroup.
+func TestDecodedSignatures(t *testing.T) {
+	T := orderThirteen(t)
+	for _, bits := range []int{64, 128} {
+		v := newVerifier(t, bits)
+		for _, n := range []int{3, 48, 120} {
+			sets := sameRoot(t, n, 0)
+			sets[1].Signature = shifted(t, sets[1].Signature, &T)
+			sets[2].Signature = sets[0].Signature
+			sets[n-1].Signature = [96]byte{0xc0}
+			for i := range sets {
+				if i%2 == 0 || i == 1 {
+					var s crypto.Signature
+					if _, err := s.SetBytesNoSubgroupCheck(sets[i].Signature[:]); err == nil {
+						sets[i].Decoded = &s
+					}
+				}
+			}
+			if sets[1].Decoded == nil {
+				t.Fatal("the shifted signature did not decode")
+			}
+			checkExact(t, v, sets)
+		}
+	}
+	vi, err := New(Config{Individual: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer vi.Close()
+	sets := sameRoot(t, 4, 0)
+	sets[1].Signature = shifted(t, sets[1].Signature, &T)
+	for i := range sets {
+		var s crypto.Signature
+		if _, err := s.SetBytesNoSubgroupCheck(sets[i].Signature[:]); err != nil {
+			t.Fatal(err)
+		}
+		sets[i].Decoded = &s
+	}
+	checkExact(t, vi, sets)
+}
