@@ -40,6 +40,8 @@ void blst_miller_loop(blst_fp12 *ret, const blst_p2_affine *Q, const blst_p1_aff
 void blst_fp12_mul(blst_fp12 *ret, const blst_fp12 *a, const blst_fp12 *b);
 void blst_final_exp(blst_fp12 *ret, const blst_fp12 *f);
 bool blst_fp12_is_one(const blst_fp12 *a);
+bool blst_fp12_is_equal(const blst_fp12 *a, const blst_fp12 *b);
+void blst_fp12_conjugate(blst_fp12 *a);
 
 // attpool_miller_loop_n multiplies the Miller loops of n pairs into *ret.
 static void attpool_miller_loop_n(blst_fp12 *ret, const blst_p2_affine *qs,
@@ -136,6 +138,11 @@ func millerLoopN(out *blst.Fp12, qs []blst.P2Affine, ps []blst.P1Affine) {
 }
 
 func fp12Mul(out, a, b *blst.Fp12) { C.blst_fp12_mul(cFp12(out), cFp12(a), cFp12(b)) }
+
+func finalExp(out, f *blst.Fp12)     { C.blst_final_exp(cFp12(out), cFp12(f)) }
+func fp12IsOne(f *blst.Fp12) bool    { return bool(C.blst_fp12_is_one(cFp12(f))) }
+func fp12Equal(a, b *blst.Fp12) bool { return bool(C.blst_fp12_is_equal(cFp12(a), cFp12(b))) }
+func fp12Conjugate(f *blst.Fp12)     { C.blst_fp12_conjugate(cFp12(f)) }
 
 func finalExpIsOne(f *blst.Fp12) bool {
 	var t blst.Fp12

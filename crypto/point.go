@@ -266,3 +266,21 @@ func (a *GT) Mul(b *GT) *GT { fp12Mul(&a.f, &a.f, &b.f); return a }
 // whether the result is one: whether the product of pairings a stands for is
 // the identity of GT.
 func (a *GT) FinalExpIsOne() bool { return finalExpIsOne(&a.f) }
+
+// FinalExp returns a raised to the final exponentiation: the value in GT of
+// the product of pairings a stands for.
+func (a *GT) FinalExp() GT {
+	var out GT
+	finalExp(&out.f, &a.f)
+	return out
+}
+
+// IsOne reports whether a is one.
+func (a *GT) IsOne() bool { return fp12IsOne(&a.f) }
+
+// Equal reports whether a and b are equal.
+func (a *GT) Equal(b *GT) bool { return fp12Equal(&a.f, &b.f) }
+
+// Conjugate sets a to its conjugate and returns a. For a value of GT (after
+// the final exponentiation) that is its inverse.
+func (a *GT) Conjugate() *GT { fp12Conjugate(&a.f); return a }

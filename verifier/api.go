@@ -81,11 +81,12 @@ type Stats struct {
 	Bisections        int64 // failing ranges split in two
 	Individual        int64 // sets checked alone
 	SubgroupFallbacks int64 // calls whose fused subgroup rounds failed
+	ExpMethod         int64 // failing ranges resolved by the exponentiation method
 	HashCacheHits     int64 // roots found in the hash-to-G2 cache
 }
 
 type counters struct {
-	calls, sets, checks, bisections, individual, subgroupFallbacks atomic.Int64
+	calls, sets, checks, bisections, individual, subgroupFallbacks, expMethod atomic.Int64
 }
 
 // Stats returns the counters so far.
@@ -97,6 +98,7 @@ func (v *Verifier) Stats() Stats {
 		Bisections:        v.stats.bisections.Load(),
 		Individual:        v.stats.individual.Load(),
 		SubgroupFallbacks: v.stats.subgroupFallbacks.Load(),
+		ExpMethod:         v.stats.expMethod.Load(),
 		HashCacheHits:     v.hashes.hits.Load(),
 	}
 }

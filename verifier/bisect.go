@@ -1,6 +1,10 @@
 package verifier
 
-import "github.com/attpool/attpool/crypto"
+import (
+	"math/bits"
+
+	"github.com/attpool/attpool/crypto"
+)
 
 // node is a range [lo, hi) of candidates with its blinded sums: S = sum r_k
 // s_k over the range, and P[g-gLo] = sum r_k pk_k over the range's part of
@@ -10,6 +14,13 @@ type node struct {
 	S      crypto.G2
 	gLo    int
 	P      []crypto.G1
+
+	// A is the node's check value in GT (not one: the node fails), when
+	// hasA; em marks a node likely to hold a single invalid set, for the
+	// exponentiation method.
+	A    crypto.GT
+	hasA bool
+	em   bool
 }
 
 // prepare builds the candidate point slices that sums and checks read.
@@ -74,21 +85,36 @@ func (c *call) checkCost(nd node) float64 {
 	return float64(len(nd.P)+1)*costMiller + costFinalExp
 }
 
-// check reports whether prod_g e(P_g, H(m_g)) * e(-g1, S) == 1: one Miller
-// loop per group the node meets plus one, spread over the workers, and one
-// final exponentiation.
-func (c *call) check(nd node) bool {
+// value returns prod_g e(P_g, H(m_g)) * e(-g1, S) in GT: one Miller loop per
+// group the node meets plus one, spread over the workers, and one final
+// exponentiation. The node's sets are all valid (with the soundness of the
+// blinding) exactly when it is one.
+func (c *call) value(nd node) crypto.GT {
 	ps, qs := c.pairs(nd)
 	c.v.stats.checks.Add(1)
-	return c.v.pairingIsOne(ps, qs)
+	return c.v.pairingValue(ps, qs)
 }
 
-// checkSerial is check on the calling goroutine alone.
-func (c *call) checkSerial(nd node) bool {
+// valueSerial is value on the calling goroutine alone.
+func (c *call) valueSerial(nd node) crypto.GT {
 	ps, qs := c.pairs(nd)
 	c.v.stats.checks.Add(1)
 	gt := crypto.MillerLoop(ps, qs)
-	return gt.FinalExpIsOne()
+	return gt.FinalExp()
+}
+
+// valueMany computes the values of nodes in parallel: one node spreads its
+// Miller loops over the workers; several are computed one per worker.
+func (c *call) valueMany(nodes []node) []crypto.GT {
+	out := make([]crypto.GT, len(nodes))
+	if len(nodes) == 1 {
+		out[0] = c.value(nodes[0])
+		return out
+	}
+	c.v.w.forEach(len(nodes), 1, func(x int) {
+		out[x] = c.valueSerial(nodes[x])
+	})
+	return out
 }
 
 // pairs returns the pairing inputs of a node's check.
@@ -108,9 +134,9 @@ func (c *call) pairs(nd node) ([]crypto.G1Affine, []crypto.G2Affine) {
 	return crypto.BatchAffineG1(ps), qs
 }
 
-// pairingIsOne reports whether the product of the pairings of (ps[i], qs[i])
-// is one, with the Miller loops spread over the workers.
-func (v *Verifier) pairingIsOne(ps []crypto.G1Affine, qs []crypto.G2Affine) bool {
+// pairingValue returns the product of the pairings of (ps[i], qs[i]), with
+// the Miller loops spread over the workers.
+func (v *Verifier) pairingValue(ps []crypto.G1Affine, qs []crypto.G2Affine) crypto.GT {
 	n := len(ps)
 	parts := min(n, v.cfg.Workers)
 	per := (n + parts - 1) / parts
@@ -123,27 +149,35 @@ func (v *Verifier) pairingIsOne(ps []crypto.G1Affine, qs []crypto.G2Affine) bool
 	for x := 1; x < parts; x++ {
 		gts[0].Mul(&gts[x])
 	}
-	return gts[0].FinalExpIsOne()
+	return gts[0].FinalExp()
 }
 
 // bisect finds the invalid sets of a node known to hold at least one,
 // level by level: every failing node of a level is halved at once, the left
 // halves' sums computed and checked in parallel. A passing half is accepted
 // whole; when the left half passes the right half must fail and is not
-// checked; the right half's sums are the parent's less the left's. Small
-// nodes, and everything once the cost ledger passes the dense budget, are
-// checked one by one.
+// checked; the right half's sums and value are its parent's less (over) the
+// left's. A failing node likely to hold a single invalid set (its sibling
+// passed, or it is small) first tries the exponentiation method (expMethod).
+// Small nodes, and everything once the cost ledger passes the dense budget,
+// are checked one by one.
 func (c *call) bisect(root node) {
 	frontier := []node{root}
 	for len(frontier) > 0 {
-		var split []node
+		var split, em []node
 		var alone []int // candidates to check one by one
 		for _, nd := range frontier {
 			size := nd.hi - nd.lo
 			switch {
 			case size == 1:
 				// Known to fail, and r_k != 0 mod r: this set is invalid.
-			case size <= individualBelow || c.spent > c.budget:
+			case c.spent > c.budget:
+				for k := nd.lo; k < nd.hi; k++ {
+					alone = append(alone, k)
+				}
+			case nd.em && nd.hasA && size <= emMax:
+				em = append(em, nd)
+			case size <= individualBelow:
 				for k := nd.lo; k < nd.hi; k++ {
 					alone = append(alone, k)
 				}
@@ -152,8 +186,20 @@ func (c *call) bisect(root node) {
 			}
 		}
 		c.individual(alone)
+		if len(em) > 0 {
+			done := make([]bool, len(em))
+			c.v.w.forEach(len(em), 1, func(x int) { done[x] = c.expMethod(em[x]) })
+			for x := range em {
+				c.spent += float64(em[x].hi-em[x].lo)*(costMSMG1+costMSMG2) + 2*c.checkCost(em[x])
+				if !done[x] {
+					em[x].em = false
+					split = append(split, em[x])
+				}
+			}
+		}
 		if len(split) == 0 {
-			return
+			frontier = frontier[:0]
+			continue
 		}
 		c.v.stats.bisections.Add(int64(len(split)))
 		lefts := make([]node, len(split))
@@ -166,41 +212,112 @@ func (c *call) bisect(root node) {
 		for x := range split {
 			c.spent += float64(lefts[x].hi-lefts[x].lo)*(costMSMG1+costMSMG2) + c.checkCost(lefts[x])
 		}
-		leftOK := c.checkMany(lefts)
+		leftVal := c.valueMany(lefts)
 		var unknown []node
 		frontier = frontier[:0]
 		for x := range split {
-			if leftOK[x] {
+			if leftVal[x].IsOne() {
 				c.accept(lefts[x].lo, lefts[x].hi)
-				frontier = append(frontier, rights[x])
+				r := rights[x]
+				if split[x].hasA { // value(parent) = value(left) * value(right)
+					r.A, r.hasA, r.em = split[x].A, true, true
+				}
+				frontier = append(frontier, r)
 				continue
 			}
-			frontier = append(frontier, lefts[x])
+			l := lefts[x]
+			l.A, l.hasA, l.em = leftVal[x], true, l.hi-l.lo <= emSmall
+			frontier = append(frontier, l)
 			unknown = append(unknown, rights[x])
 			c.spent += c.checkCost(rights[x])
 		}
-		for x, ok := range c.checkMany(unknown) {
-			if ok {
+		for x, val := range c.valueMany(unknown) {
+			if val.IsOne() {
 				c.accept(unknown[x].lo, unknown[x].hi)
-			} else {
-				frontier = append(frontier, unknown[x])
+				continue
 			}
+			r := unknown[x]
+			r.A, r.hasA, r.em = val, true, r.hi-r.lo <= emSmall
+			frontier = append(frontier, r)
 		}
 	}
 }
 
-// checkMany checks nodes in parallel: one node spreads its Miller loops over
-// the workers; several are checked one per worker.
-func (c *call) checkMany(nodes []node) []bool {
-	ok := make([]bool, len(nodes))
-	if len(nodes) == 1 {
-		ok[0] = c.check(nodes[0])
-		return ok
+// Exponentiation method limits: nodes of at most emMax sets may try it, and
+// a failing node of at most emSmall sets whose sibling also failed is
+// presumed to hold a single invalid set.
+const (
+	emMax   = 512
+	emSmall = 32
+	emRoot  = emMax // a whole call of at most this many candidates tries it
+)
+
+// expMethod looks for the single invalid set of a failing node with one
+// more check (the method of Law and Matt): with weights w_k = 1..s on the
+// node's sets, the weighted value B equals A^w_i when set i alone is
+// invalid (A is the node's value), found by trying A^j for j = 1..s. The
+// node less set i is then checked; if it passes, set i is invalid and the
+// rest are accepted. It reports whether the node was resolved; if not, the
+// node holds two or more invalid sets and must be split.
+func (c *call) expMethod(nd node) bool {
+	s := nd.hi - nd.lo
+	wbits := bits.Len(uint(s))
+	nbits := c.nbits + wbits
+	nb := (nbits + 7) / 8
+	sc := make([]byte, s*nb)
+	for k := range s {
+		mulSmall(sc[k*nb:(k+1)*nb], c.scalars[(nd.lo+k)*c.nbytes:(nd.lo+k+1)*c.nbytes], uint64(k+1))
 	}
-	c.v.w.forEach(len(nodes), 1, func(x int) {
-		ok[x] = c.checkSerial(nodes[x])
-	})
-	return ok
+	w := node{lo: nd.lo, hi: nd.hi, gLo: nd.gLo, P: make([]crypto.G1, len(nd.P))}
+	for x := range w.P {
+		g := nd.gLo + x
+		a, b := max(nd.lo, c.groups[g].lo), min(nd.hi, c.groups[g].hi)
+		if a < b {
+			w.P[x] = crypto.MultiExpG1(c.pks[a:b], sc[(a-nd.lo)*nb:(b-nd.lo)*nb], nbits)
+		}
+	}
+	w.S = crypto.MultiExpG2(c.pts[nd.lo:nd.hi], sc, nbits)
+	B := c.valueSerial(w)
+	cur := nd.A
+	j := 1
+	for ; j <= s && !cur.Equal(&B); j++ {
+		cur.Mul(&nd.A)
+	}
+	if j > s {
+		return false
+	}
+	// Confirm: the node less set k passes.
+	k := nd.lo + j - 1
+	r := c.scalars[k*c.nbytes : (k+1)*c.nbytes]
+	rest := nd
+	rest.P = append([]crypto.G1(nil), nd.P...)
+	pk := c.pks[k].Jacobian()
+	pk.Mul(r, c.nbits)
+	rest.P[c.gOf[k]-nd.gLo].Sub(&pk)
+	sig := c.pts[k].Jacobian()
+	sig.Mul(r, c.nbits)
+	rest.S.Sub(&sig)
+	if v := c.valueSerial(rest); !v.IsOne() {
+		return false
+	}
+	c.v.stats.expMethod.Add(1)
+	c.accept(nd.lo, k)
+	c.accept(k+1, nd.hi)
+	return true
+}
+
+// mulSmall sets dst = x * w for a little-endian x (dst has room).
+func mulSmall(dst, x []byte, w uint64) {
+	var carry uint64
+	for i := range dst {
+		var b uint64
+		if i < len(x) {
+			b = uint64(x[i])
+		}
+		t := b*w + carry
+		dst[i] = byte(t)
+		carry = t >> 8
+	}
 }
 
 // individual checks candidates one by one, in parallel (their points are

@@ -232,11 +232,7 @@ func (c *call) fused(R int) bool {
 	}
 	whole := c.sums(0, m, &S, known)
 	c.spent += c.checkCost(whole)
-	if c.check(whole) {
-		c.accept(0, m)
-		return true
-	}
-	c.bisect(whole)
+	c.checkWhole(whole)
 	return true
 }
 
@@ -390,10 +386,17 @@ func (c *call) conventional() {
 	}
 	whole := c.sums(0, m, nil, nil)
 	c.spent += float64(m)*(costMSMG1+costMSMG2) + c.checkCost(whole)
-	if c.check(whole) {
-		c.accept(0, m)
+	c.checkWhole(whole)
+}
+
+// checkWhole checks the call's candidates together and bisects on failure.
+func (c *call) checkWhole(whole node) {
+	A := c.value(whole)
+	if A.IsOne() {
+		c.accept(whole.lo, whole.hi)
 		return
 	}
+	whole.A, whole.hasA, whole.em = A, true, whole.hi-whole.lo <= emRoot
 	c.bisect(whole)
 }
 

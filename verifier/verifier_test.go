@@ -324,6 +324,22 @@ func TestBisectionCost(t *testing.T) {
 	if ind := s.Individual - before.Individual; ind > individualBelow {
 		t.Errorf("%d individual checks for one bad set in 256", ind)
 	}
+	if s.ExpMethod-before.ExpMethod != 1 {
+		t.Errorf("the exponentiation method resolved %d ranges, want the whole call", s.ExpMethod-before.ExpMethod)
+	}
+}
+
+// The exponentiation method must not accept a node holding two invalid
+// sets, whatever their weights; the verdicts stay exact.
+func TestExpMethodTwoInvalid(t *testing.T) {
+	v := newVerifier(t, 64)
+	for trial := range 6 {
+		sets := sameRoot(t, 64, 0)
+		i, j := trial*5, 63-trial*3
+		sets[i].Signature = sets[i+1].Signature
+		sets[j].Signature = sets[j-1].Signature
+		checkExact(t, v, sets)
+	}
 }
 
 // Dense invalid signatures switch to individual checks: the number of
