@@ -43,27 +43,10 @@ func PairRoundG2(s *PairRoundScratch, pts []*G2Affine, d1, d2 []uint8) (H1, H2 G
 		s.p2 = make([]blst.P2, m+nres)
 	}
 	work, res := s.p2[:m], s.p2[m:m+nres]
-	var count [169]int
-	for k := range m {
-		count[13*int(d1[k])+int(d2[k])]++
-	}
-	count[0] = 0
-	var next [169]int
-	pos := 0
-	for b := range 169 {
-		next[b] = pos
-		pos += count[b]
-		s.cnt[b] = C.size_t(count[b])
-	}
-	for k := range m {
-		b := 13*int(d1[k]) + int(d2[k])
-		if b == 0 {
-			continue
-		}
+	s.sort(d1, d2, func(dst, k int) {
 		// Copy x, y; the Jacobian z slot is scratch for the C code.
-		*(*blst.P2Affine)(unsafe.Pointer(&work[next[b]])) = pts[k].p
-		next[b]++
-	}
+		*(*blst.P2Affine)(unsafe.Pointer(&work[dst])) = pts[k].p
+	})
 	C.attpool_p2_pair_round((*C.attpool_p2)(unsafe.Pointer(&H1.p)), (*C.attpool_p2)(unsafe.Pointer(&H2.p)),
 		(*C.attpool_p2)(unsafe.Pointer(unsafe.SliceData(work))), &s.cnt[0],
 		(*C.attpool_p2)(unsafe.Pointer(unsafe.SliceData(res))), C.size_t(nres))
@@ -78,28 +61,34 @@ func PairRoundG1(s *PairRoundScratch, pts []*G1Affine, d1, d2 []uint8) (H1, H2 G
 		s.p1 = make([]blst.P1, m+nres)
 	}
 	work, res := s.p1[:m], s.p1[m:m+nres]
-	var count [169]int
-	for k := range m {
+	s.sort(d1, d2, func(dst, k int) {
+		*(*blst.P1Affine)(unsafe.Pointer(&work[dst])) = pts[k].p
+	})
+	C.attpool_p1_pair_round((*C.attpool_p1)(unsafe.Pointer(&H1.p)), (*C.attpool_p1)(unsafe.Pointer(&H2.p)),
+		(*C.attpool_p1)(unsafe.Pointer(unsafe.SliceData(work))), &s.cnt[0],
+		(*C.attpool_p1)(unsafe.Pointer(unsafe.SliceData(res))), C.size_t(nres))
+	return H1, H2
+}
+
+// sort counts the points per bucket 13*d1+d2 into s.cnt (bucket 0 dropped)
+// and calls place(dst, k) to put point k at position dst of the sorted
+// order.
+func (s *PairRoundScratch) sort(d1, d2 []uint8, place func(dst, k int)) {
+	var count, next [169]int
+	for k := range d1 {
 		count[13*int(d1[k])+int(d2[k])]++
 	}
 	count[0] = 0
-	var next [169]int
 	pos := 0
 	for b := range 169 {
 		next[b] = pos
 		pos += count[b]
 		s.cnt[b] = C.size_t(count[b])
 	}
-	for k := range m {
-		b := 13*int(d1[k]) + int(d2[k])
-		if b == 0 {
-			continue
+	for k := range d1 {
+		if b := 13*int(d1[k]) + int(d2[k]); b != 0 {
+			place(next[b], k)
+			next[b]++
 		}
-		*(*blst.P1Affine)(unsafe.Pointer(&work[next[b]])) = pts[k].p
-		next[b]++
 	}
-	C.attpool_p1_pair_round((*C.attpool_p1)(unsafe.Pointer(&H1.p)), (*C.attpool_p1)(unsafe.Pointer(&H2.p)),
-		(*C.attpool_p1)(unsafe.Pointer(unsafe.SliceData(work))), &s.cnt[0],
-		(*C.attpool_p1)(unsafe.Pointer(unsafe.SliceData(res))), C.size_t(nres))
-	return H1, H2
 }
