@@ -1,17 +1,43 @@
-// Command gossip simulates a beacon node's attestation gossip: every
-// validator of a slot attests (64 committees of 512 with 1,048,576
-// validators), the SingleAttestations are submitted to an attpool pool from
-// 64 goroutines, and the verdicts are checked. The same load is then verified
-// by a pool set to verify each signature alone (the baseline).
+// Command gossip simulates the attestation gossip a beacon node receives
+// and checks the verdicts of an attpool pool on it.
 //
+//	go run ./examples/gossip
 //	go run ./examples/gossip -validators 1048576 -slots 1 -json
+//
+// It builds an interop validator set (keys derived only for the validators
+// that attest in the simulated slots) and, for each slot (from slot 64, in
+// epoch 2), signs the SingleAttestation of every member of every committee
+// (64 committees of 128 with the default 262,144 validators; of 512 with
+// 1,048,576). It injects a small share of faults, each with the verdict and
+// the rule of the gossip specs the pool must give it (sim.go): invalid
+// signatures (-invalid); malformed or misaddressed messages (-malformed: no
+// message, no data, signature bytes that do not decode, a signature off G2,
+// the wrong subnet, a committee index out of range, an attester outside the
+// committee); votes outside the window (-window: the next slot's, 8 s
+// early; one from two epochs back); and late copies of accepted messages
+// (-duplicates). -seed picks which messages are faulty.
+//
+// The messages are submitted to the pool's gossip intake
+// (ValidateAttestationAsync) from -goroutines goroutines, the late copies
+// once the others have their verdicts; after each slot the program asks for
+// the next slot's block (AttestationsForBlock). The same slots without
+// faults (the clean load) are run too, and both loads again through a pool
+// that verifies every signature alone (the per-signature baseline). Long
+// steps draw a progress bar on stderr when it is a terminal.
+//
+// At the end it prints a table (or, with -json, the report as JSON on
+// stdout; see report): the verdicts by rule, every fault kind expected and
+// found, wall times, messages per second and the speedup over the baseline,
+// and the block's coverage of the accepted attesters. It exits with status
+// 1 if any message of any run got a verdict other than the expected one,
+// and lists them.
 package main
 
 import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"log"
+	"io"
 	"os"
 	"runtime"
 	"runtime/pprof"
@@ -21,164 +47,235 @@ import (
 	"github.com/attpool/attpool/pool/pooltest"
 )
 
-// report is the JSON output. verify_wall_seconds is the clean load (every
-// signature valid) through the batching pool and baseline_wall_seconds the
-// same load through a pool verifying every signature alone; both from the
-// first submission to the last verdict, summed over the slots. The faults
-// run is the load with -faults of the signatures invalid: messages,
-// verdicts and faults_* are its counts (the clean run's are clean_verdicts).
-type report struct {
-	Validators          uint64         `json:"validators"`
-	Slots               int            `json:"slots"`
-	GOMAXPROCS          int            `json:"gomaxprocs"`
-	Messages            int            `json:"messages"`
-	Verdicts            map[string]int `json:"verdicts"`
-	FaultsInjected      int            `json:"faults_injected"`
-	FaultsFound         int            `json:"faults_found"`
-	WrongVerdicts       int            `json:"wrong_verdicts"`
-	VerifyWallSeconds   float64        `json:"verify_wall_seconds"`
-	FaultsWallSeconds   float64        `json:"faults_wall_seconds,omitempty"`
-	BaselineWallSeconds float64        `json:"baseline_wall_seconds,omitempty"`
-	Speedup             float64        `json:"speedup,omitempty"`
-	CleanVerdicts       map[string]int `json:"clean_verdicts"`
-	HeapBytes           uint64         `json:"heap_bytes"`
-	ProcessHeapBytes    uint64         `json:"process_heap_bytes"`
-	Aggregates          int            `json:"aggregates"`
+// config is the program's settings (its flags).
+type config struct {
+	Validators uint64
+	Slots      int
+	Shares     shares
+	Seed       uint64
+	Goroutines int
+	Baseline   bool // run the per-signature baseline
+	Batch      int  // pool.Config.BatchSize (0: default)
+	CPUProfile string
+	Progress   io.Writer // progress bars; nil: none
+	Log        io.Writer // a line per step; nil: none
 }
 
+// firstSlot is the first simulated slot (epoch 2: there is an epoch two
+// epochs back for the stale votes).
+const firstSlot = 64
+
 func main() {
-	validators := flag.Uint64("validators", 1<<20, "number of validators")
-	slots := flag.Int("slots", 1, "number of slots to simulate")
-	faults := flag.Float64("faults", 0.01, "fraction of attestations with an invalid signature")
-	goroutines := flag.Int("goroutines", 64, "submitting goroutines")
-	baseline := flag.Bool("baseline", true, "also run the per-signature baseline")
-	batch := flag.Int("batch", 0, "pool batch size (0: default)")
-	asJSON := flag.Bool("json", false, "print the report as JSON")
-	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the batched runs to this file")
+	var cfg config
+	flag.Uint64Var(&cfg.Validators, "validators", 1<<18, "number of validators (262,144: 64 committees of 128 per slot; 1,048,576: of 512)")
+	flag.IntVar(&cfg.Slots, "slots", 1, "number of slots to simulate")
+	flag.Float64Var(&cfg.Shares.Invalid, "invalid", 0.01, "share of attestations with an invalid signature")
+	flag.Float64Var(&cfg.Shares.Invalid, "faults", 0.01, "alias of -invalid")
+	flag.Float64Var(&cfg.Shares.Malformed, "malformed", 0.005, "share of attestations made malformed or misaddressed (split over 7 kinds)")
+	flag.Float64Var(&cfg.Shares.Window, "window", 0.002, "share of extra votes outside the slot window (split: future slot, stale epoch)")
+	flag.Float64Var(&cfg.Shares.Duplicates, "duplicates", 0.005, "share of attestations copied again after their verdict")
+	flag.Uint64Var(&cfg.Seed, "seed", 1, "seed of the choice of faulty messages")
+	flag.IntVar(&cfg.Goroutines, "goroutines", 64, "submitting goroutines")
+	flag.BoolVar(&cfg.Baseline, "baseline", true, "also run the per-signature baseline")
+	flag.IntVar(&cfg.Batch, "batch", 0, "pool batch size (0: default)")
+	asJSON := flag.Bool("json", false, "print the report as JSON on stdout (no table, no step lines)")
+	flag.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of the batched runs to this file")
 	flag.Parse()
 
-	logf := func(format string, args ...any) {
-		if !*asJSON {
-			log.Printf(format, args...)
-		}
+	if terminal(os.Stderr) {
+		cfg.Progress = os.Stderr
 	}
-	const first = 64 // first simulated slot (epoch 2)
-	net := pooltest.NewNetwork(*validators, first+uint64(*slots))
-	rep := report{Validators: *validators, Slots: *slots, GOMAXPROCS: runtime.GOMAXPROCS(0)}
-
-	// Keys only for who attests in the simulated slots.
-	t0 := time.Now()
-	var attesters []uint64
-	for s := range uint64(*slots) {
-		attesters = append(attesters, net.Attesters(first+s)...)
+	if !*asJSON {
+		cfg.Log = os.Stderr
 	}
-	net.DeriveKeys(attesters)
-	logf("derived %d keys in %v", len(attesters), time.Since(t0))
-
-	type slotLoad struct {
-		faulty, clean []pooltest.Message
+	rep, err := run(cfg)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "gossip:", err)
+		os.Exit(2)
 	}
-	loads := make([]slotLoad, *slots)
-	t0 = time.Now()
-	for s := range *slots {
-		slot := first + uint64(s)
-		loads[s].clean = net.SlotMessages(slot, 0, 1)
-		if *faults > 0 {
-			loads[s].faulty = net.SlotMessages(slot, *faults, 1)
-		}
-	}
-	logf("signed %d slots in %v", *slots, time.Since(t0))
-
-	cfg := pool.Config{BatchSize: *batch}
-	run := func(cfg pool.Config, pick func(slotLoad) []pooltest.Message, measure bool) (wall time.Duration, tally pooltest.Tally) {
-		runtime.GC()
-		var before runtime.MemStats
-		runtime.ReadMemStats(&before)
-		p, err := pool.New(cfg, net.Node())
-		if err != nil {
-			log.Fatal(err)
-		}
-		defer p.Close()
-		for s := range *slots {
-			net.SetSlot(first+uint64(s), 4*time.Second)
-			msgs := pick(loads[s])
-			results, w := pooltest.Submit(p, msgs, *goroutines)
-			wall += w
-			t := pooltest.Check(msgs, results)
-			tally.Accept += t.Accept
-			tally.Ignore += t.Ignore
-			tally.Reject += t.Reject
-			tally.FaultsInjected += t.FaultsInjected
-			tally.FaultsFound += t.FaultsFound
-			tally.Wrong = append(tally.Wrong, t.Wrong...)
-		}
-		if measure {
-			runtime.GC()
-			var after runtime.MemStats
-			runtime.ReadMemStats(&after)
-			rep.ProcessHeapBytes = after.HeapAlloc
-			if after.HeapAlloc > before.HeapAlloc {
-				rep.HeapBytes = after.HeapAlloc - before.HeapAlloc
-			}
-			rep.Aggregates = p.Stats().Aggregates
-		}
-		return wall, tally
-	}
-
-	if *cpuprofile != "" {
-		f, err := os.Create(*cpuprofile)
-		if err != nil {
-			log.Fatal(err)
-		}
-		if err := pprof.StartCPUProfile(f); err != nil {
-			log.Fatal(err)
-		}
-		defer pprof.StopCPUProfile()
-	}
-	verdicts := func(t pooltest.Tally) map[string]int {
-		return map[string]int{"accept": t.Accept, "ignore": t.Ignore, "reject": t.Reject}
-	}
-	// The clean load (the heap is measured after it, pool still open).
-	wall, tally := run(cfg, func(l slotLoad) []pooltest.Message { return l.clean }, true)
-	rep.VerifyWallSeconds = wall.Seconds()
-	rep.Messages = tally.Accept + tally.Ignore + tally.Reject
-	rep.CleanVerdicts, rep.Verdicts = verdicts(tally), verdicts(tally)
-	rep.WrongVerdicts = len(tally.Wrong)
-	logf("batched: %v for %d messages (%d wrong)", wall, rep.Messages, len(tally.Wrong))
-
-	if *faults > 0 {
-		w, t := run(cfg, func(l slotLoad) []pooltest.Message { return l.faulty }, false)
-		rep.FaultsWallSeconds = w.Seconds()
-		rep.Messages = t.Accept + t.Ignore + t.Reject
-		rep.Verdicts = verdicts(t)
-		rep.FaultsInjected, rep.FaultsFound = t.FaultsInjected, t.FaultsFound
-		rep.WrongVerdicts += len(t.Wrong)
-		logf("batched, %.1f%% faults: %v (%d faults, %d found, %d wrong)", 100**faults, w, t.FaultsInjected, t.FaultsFound, len(t.Wrong))
-	}
-	if *cpuprofile != "" {
-		pprof.StopCPUProfile()
-	}
-	if *baseline {
-		bcfg := cfg
-		bcfg.PerSignature = true
-		w, t := run(bcfg, func(l slotLoad) []pooltest.Message { return l.clean }, false)
-		rep.BaselineWallSeconds = w.Seconds()
-		rep.Speedup = w.Seconds() / wall.Seconds()
-		logf("per-signature baseline: %v (%d wrong)", w, len(t.Wrong))
-		rep.WrongVerdicts += len(t.Wrong)
-	}
-
 	if *asJSON {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(rep); err != nil {
-			log.Fatal(err)
+			fmt.Fprintln(os.Stderr, "gossip:", err)
+			os.Exit(2)
 		}
 	} else {
-		fmt.Printf("%+v\n", rep)
+		rep.printTable(os.Stdout)
 	}
 	if rep.WrongVerdicts > 0 {
-		pprof.StopCPUProfile()
+		if *asJSON { // the table lists them; say it on stderr too
+			fmt.Fprintf(os.Stderr, "gossip: %d verdict(s) differ from the expected ones (see \"wrong\")\n", rep.WrongVerdicts)
+		}
 		os.Exit(1)
 	}
+}
+
+// run is the program without its flags and output: it builds the loads,
+// runs them and returns the report.
+func run(cfg config) (*report, error) {
+	start := time.Now()
+	logf := func(format string, args ...any) {
+		if cfg.Log != nil {
+			fmt.Fprintf(cfg.Log, format+"\n", args...)
+		}
+	}
+	if cfg.Slots < 1 {
+		return nil, fmt.Errorf("-slots %d: want at least 1", cfg.Slots)
+	}
+	if cfg.Validators < 1 || cfg.Validators > pool.DefaultConfig.MaxValidators {
+		return nil, fmt.Errorf("-validators %d: want 1 to %d", cfg.Validators, pool.DefaultConfig.MaxValidators)
+	}
+	for _, s := range []float64{cfg.Shares.Invalid, cfg.Shares.Malformed, cfg.Shares.Window, cfg.Shares.Duplicates} {
+		if s < 0 || s > 0.5 {
+			return nil, fmt.Errorf("fault share %v: want 0 to 0.5", s)
+		}
+	}
+
+	e := &env{cfg: cfg, net: pooltest.NewNetwork(cfg.Validators, firstSlot+uint64(cfg.Slots))}
+	cps, _ := e.net.Committees.CommitteeCountPerSlot(firstSlot / e.net.SlotsPerEpoch)
+	first, _ := e.net.Committees.BeaconCommittee(firstSlot, 0)
+	rep := &report{
+		Validators: cfg.Validators, Slots: cfg.Slots, CommitteesPerSlot: cps, CommitteeSize: len(first),
+		GOMAXPROCS: runtime.GOMAXPROCS(0), Goroutines: cfg.Goroutines, Seed: cfg.Seed, Shares: cfg.Shares,
+	}
+
+	// Which messages become faults, then the keys of everyone who signs.
+	plans := make([]plan, cfg.Slots)
+	var signers []uint64
+	for s := range plans {
+		slot := firstSlot + uint64(s)
+		pl, err := planSlot(e.net, slot, cfg.Shares, cfg.Seed)
+		if err != nil {
+			return nil, err
+		}
+		plans[s] = pl
+		signers = append(signers, e.net.Attesters(slot)...)
+		for _, x := range pl.extra {
+			signers = append(signers, x.validator)
+		}
+	}
+	t0 := time.Now()
+	bar := newProgress(cfg.Progress, "keys", len(signers))
+	for lo := 0; lo < len(signers); lo += 1024 {
+		part := signers[lo:min(lo+1024, len(signers))]
+		e.net.DeriveKeys(part)
+		bar.Add(len(part))
+	}
+	bar.Done()
+	rep.KeysDerived = len(signers)
+	rep.DeriveSeconds = time.Since(t0).Seconds()
+	logf("derived %d keys in %.2fs", len(signers), rep.DeriveSeconds)
+
+	// Sign every slot, then inject the faults.
+	t0 = time.Now()
+	sg := signer{net: e.net}
+	bar = newProgress(cfg.Progress, "signing", len(signers))
+	for _, pl := range plans {
+		clean, err := sg.signSlot(pl.slot, bar)
+		if err != nil {
+			return nil, err
+		}
+		extra := make([]message, len(pl.extra))
+		for i, x := range pl.extra {
+			if extra[i], err = sg.signVote(x); err != nil {
+				return nil, err
+			}
+			bar.Add(1)
+		}
+		e.loads = append(e.loads, sg.inject(clean, pl, extra, cfg.Seed))
+	}
+	bar.Done()
+	rep.SignSeconds = time.Since(t0).Seconds()
+	logf("signed %d attestations in %.2fs", len(signers), rep.SignSeconds)
+
+	if cfg.CPUProfile != "" {
+		f, err := os.Create(cfg.CPUProfile)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return nil, err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	batched := pool.Config{BatchSize: cfg.Batch}
+	perSig := batched
+	perSig.PerSignature = true
+	var wrong []wrongVerdict
+	nWrong := 0
+	keep := func(o outcome) {
+		nWrong += o.nWrong
+		wrong = append(wrong, o.wrong[:min(len(o.wrong), maxWrongListed-len(wrong))]...)
+	}
+
+	// The clean load, batched: the heap is measured after it, pool open.
+	clean, err := e.runLoad(runOpts{label: "clean", cfg: batched, measureMem: true})
+	if err != nil {
+		return nil, err
+	}
+	keep(clean)
+	rep.CleanMessages, rep.CleanVerdicts = clean.messages, clean.verdicts
+	rep.VerifyWallSeconds = clean.wall.Seconds()
+	rep.MessagesPerSecond = perSecond(clean.messages, rep.VerifyWallSeconds)
+	rep.HeapBytes, rep.ProcessHeapBytes, rep.Aggregates = clean.heapBytes, clean.process, clean.poolAggregates
+	logf("batched, clean load: %d messages in %.2fs (%d wrong)", clean.messages, rep.VerifyWallSeconds, clean.nWrong)
+
+	// The gossip load, batched, with a block after each slot.
+	g, err := e.runLoad(runOpts{label: "gossip", cfg: batched, gossip: true, pack: true})
+	if err != nil {
+		return nil, err
+	}
+	keep(g)
+	rep.Messages, rep.Verdicts, rep.Rules, rep.ruleVerdict = g.messages, g.verdicts, g.rules, g.ruleVerdict
+	rep.FaultsWallSeconds = g.wall.Seconds()
+	rep.FaultsMessagesPerSecond = perSecond(g.messages, rep.FaultsWallSeconds)
+	rep.Bisections = g.bisections
+	rep.Faults = map[string]faultSummary{}
+	for k := kind(1); k < numKinds; k++ {
+		want := k.expected()
+		rep.Faults[k.String()] = faultSummary{
+			Description: kinds[k].what, Verdict: want.Verdict.String(), Rule: want.Rule(),
+			Injected: g.byKind[k].injected, Found: g.byKind[k].found,
+		}
+		rep.FaultsInjected += g.byKind[k].injected
+		rep.FaultsFound += g.byKind[k].found
+	}
+	rep.Block = blockSummary{
+		OnChainAggregates: g.blockAggregates,
+		AttestersIncluded: g.attestersIncluded, AttestersAccepted: g.attestersAccepted,
+	}
+	if g.attestersAccepted > 0 {
+		rep.Block.Coverage = float64(g.attestersIncluded) / float64(g.attestersAccepted)
+	}
+	logf("batched, gossip load: %d messages in %.2fs, %d faults, %d found (%d wrong)", g.messages, rep.FaultsWallSeconds, rep.FaultsInjected, rep.FaultsFound, g.nWrong)
+	if cfg.CPUProfile != "" {
+		pprof.StopCPUProfile()
+	}
+
+	// The baseline: both loads through per-signature verification. Its
+	// verdicts are checked too.
+	if cfg.Baseline {
+		b, err := e.runLoad(runOpts{label: "baseline", cfg: perSig})
+		if err != nil {
+			return nil, err
+		}
+		keep(b)
+		rep.BaselineWallSeconds = b.wall.Seconds()
+		rep.Speedup = rep.BaselineWallSeconds / rep.VerifyWallSeconds
+		logf("per signature, clean load: %.2fs (%d wrong)", rep.BaselineWallSeconds, b.nWrong)
+
+		bf, err := e.runLoad(runOpts{label: "baseline+f", cfg: perSig, gossip: true})
+		if err != nil {
+			return nil, err
+		}
+		keep(bf)
+		rep.BaselineFaultsWallSeconds = bf.wall.Seconds()
+		rep.FaultsSpeedup = rep.BaselineFaultsWallSeconds / rep.FaultsWallSeconds
+		logf("per signature, gossip load: %.2fs (%d wrong)", rep.BaselineFaultsWallSeconds, bf.nWrong)
+	}
+	rep.WrongVerdicts, rep.Wrong = nWrong, wrong
+	rep.TotalSeconds = time.Since(start).Seconds()
+	return rep, nil
 }

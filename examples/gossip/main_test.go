@@ -1,0 +1,172 @@
+package main
+
+import (
+	"encoding/json"
+	"maps"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/attpool/attpool/pool"
+	"github.com/attpool/attpool/pool/pooltest"
+)
+
+// small is a run on 8,192 validators: 2 committees of 128 per slot (the
+// fewest validators that give two committees), two slots.
+func small() config {
+	return config{
+		Validators: 8192, Slots: 2, Seed: 3, Goroutines: 16, Baseline: true,
+		Shares: shares{Invalid: 0.02, Malformed: 0.01, Window: 0.01, Duplicates: 0.02},
+	}
+}
+
+// TestRun runs the whole simulation small and checks that every fault kind
+// was injected and found with its expected verdict, the counts add up, the
+// block packs every accepted attester and the JSON report has its fields.
+func TestRun(t *testing.T) {
+	cfg := small()
+	rep, err := run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table strings.Builder
+	rep.printTable(&table)
+	t.Logf("table:\n%s", table.String())
+
+	if rep.WrongVerdicts != 0 || len(rep.Wrong) != 0 {
+		t.Fatalf("%d wrong verdicts: %+v", rep.WrongVerdicts, rep.Wrong)
+	}
+	if rep.CommitteesPerSlot != 2 || rep.CommitteeSize != 128 {
+		t.Fatalf("%d committees of %d, want 2 of 128", rep.CommitteesPerSlot, rep.CommitteeSize)
+	}
+	const perSlot = 256
+	// The counts familyCount gives for 256 attestations a slot: 2% of
+	// them with invalid signatures, 1% malformed over 7 kinds (at least one
+	// each), 1% out of the window over 2 kinds, 2% duplicates.
+	want := map[kind]int{invalidSignature: 5, futureSlot: 1, staleEpoch: 1, duplicate: 5}
+	for _, k := range kindsOf(famMalformed) {
+		want[k] = 1
+	}
+	injected, extra, replaced := 0, 0, 0
+	for k := kind(1); k < numKinds; k++ {
+		f, ok := rep.Faults[k.String()]
+		if !ok {
+			t.Errorf("%s: not in the report", k)
+			continue
+		}
+		if f.Injected != cfg.Slots*want[k] || f.Found != f.Injected {
+			t.Errorf("%s: injected %d, found %d; want %d found", k, f.Injected, f.Found, cfg.Slots*want[k])
+		}
+		if f.Verdict != kinds[k].verdict.String() || f.Rule != k.expected().Rule() {
+			t.Errorf("%s: expected %s (%s) in the report", k, f.Verdict, f.Rule)
+		}
+		injected += f.Injected
+		switch k {
+		case futureSlot, staleEpoch, duplicate:
+			extra += f.Injected
+		default:
+			replaced += f.Injected
+		}
+	}
+	if rep.FaultsInjected != injected || rep.FaultsFound != injected {
+		t.Errorf("faults injected %d, found %d; want %d", rep.FaultsInjected, rep.FaultsFound, injected)
+	}
+	if wantMsgs := cfg.Slots*perSlot + extra; rep.Messages != wantMsgs {
+		t.Errorf("%d messages, want %d", rep.Messages, wantMsgs)
+	}
+	sum := 0
+	for _, n := range rep.Verdicts {
+		sum += n
+	}
+	if sum != rep.Messages || rep.Verdicts["accept"] != cfg.Slots*perSlot-replaced {
+		t.Errorf("verdicts %v for %d messages, %d replaced by faults", rep.Verdicts, rep.Messages, replaced)
+	}
+	if rep.Rules["invalid_signature"] != cfg.Slots*(want[invalidSignature]+want[badSignatureEncoding]+want[signatureNotInG2]) {
+		t.Errorf("rules %v", rep.Rules)
+	}
+	if rep.CleanMessages != cfg.Slots*perSlot || rep.CleanVerdicts["accept"] != rep.CleanMessages {
+		t.Errorf("clean load: %d messages, verdicts %v", rep.CleanMessages, rep.CleanVerdicts)
+	}
+	b := rep.Block
+	if b.OnChainAggregates != cfg.Slots || b.AttestersAccepted != rep.Verdicts["accept"] ||
+		b.AttestersIncluded != b.AttestersAccepted || b.Coverage != 1 {
+		t.Errorf("block: %+v", b)
+	}
+	if rep.VerifyWallSeconds <= 0 || rep.FaultsWallSeconds <= 0 || rep.BaselineWallSeconds <= 0 || rep.Speedup <= 0 {
+		t.Errorf("wall times: %+v", rep)
+	}
+	if !strings.Contains(table.String(), "every verdict as expected") {
+		t.Error("the table does not say every verdict was as expected")
+	}
+
+	// The JSON report: the fields of issue 4 and the new ones.
+	js, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(js, &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{
+		"validators", "slots", "messages", "verdicts", "faults_injected", "faults_found",
+		"verify_wall_seconds", "baseline_wall_seconds", "heap_bytes", "speedup",
+		"rules", "faults", "wrong_verdicts", "faults_wall_seconds", "messages_per_second",
+		"baseline_faults_wall_seconds", "block", "seed", "clean_verdicts",
+	} {
+		if _, ok := m[key]; !ok {
+			t.Errorf("JSON report has no %q", key)
+		}
+	}
+	if v, _ := m["verdicts"].(map[string]any); len(v) != 3 || v["accept"] == nil || v["ignore"] == nil || v["reject"] == nil {
+		t.Errorf("JSON verdicts %v", m["verdicts"])
+	}
+}
+
+// TestWrongVerdictsReported checks that the checker fails a run: with the
+// duplicates expected to be accepted, each of them is a wrong verdict.
+func TestWrongVerdictsReported(t *testing.T) {
+	saved := kinds[duplicate]
+	defer func() { kinds[duplicate] = saved }()
+	kinds[duplicate].verdict, kinds[duplicate].rule = pool.Accept, nil
+
+	cfg := small()
+	cfg.Slots, cfg.Baseline = 1, false
+	rep, err := run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dups := rep.Faults["duplicate"].Injected
+	// The gossip run only: the clean load has no duplicates.
+	if dups == 0 || rep.WrongVerdicts != dups || len(rep.Wrong) != dups || rep.Faults["duplicate"].Found != 0 {
+		t.Fatalf("%d duplicates, %d wrong verdicts: %+v", dups, rep.WrongVerdicts, rep.Wrong)
+	}
+	for _, w := range rep.Wrong {
+		if w.Kind != "duplicate" || w.Want != "accept" || w.Got != "ignore (already_seen)" {
+			t.Errorf("wrong verdict %+v", w)
+		}
+	}
+	var table strings.Builder
+	rep.printTable(&table)
+	if !strings.Contains(table.String(), "verdict(s) differ from the expected ones") {
+		t.Errorf("the table does not list the wrong verdicts:\n%s", table.String())
+	}
+}
+
+// TestPlanSeed checks that the seed, and only the seed, decides the faults.
+func TestPlanSeed(t *testing.T) {
+	net := pooltest.NewNetwork(8192, firstSlot+1)
+	sh := small().Shares
+	a, err := planSlot(net, firstSlot, sh, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := planSlot(net, firstSlot, sh, 1)
+	c, _ := planSlot(net, firstSlot, sh, 2)
+	if !reflect.DeepEqual(a, b) {
+		t.Error("the same seed gave two plans")
+	}
+	if maps.Equal(a.inPlace, c.inPlace) {
+		t.Error("seeds 1 and 2 gave the same faults")
+	}
+}
