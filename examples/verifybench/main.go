@@ -164,14 +164,24 @@ func rootOf(label string, i int) [32]byte {
 }
 
 // median times f over b.runs runs (after one warm-up) and returns the median
-// wall time.
+// wall time per call.
 func (b *bench) median(f func()) time.Duration {
+	// Warm up, and repeat short calls within a run so that every run lasts
+	// at least minRun: a run's time is its average per call.
+	const minRun = 30 * time.Millisecond
+	start := time.Now()
 	f()
+	reps := 1
+	if t := time.Since(start); t < minRun {
+		reps = int(minRun/max(t, time.Microsecond)) + 1
+	}
 	d := make([]time.Duration, b.runs)
 	for i := range d {
 		start := time.Now()
-		f()
-		d[i] = time.Since(start)
+		for range reps {
+			f()
+		}
+		d[i] = time.Since(start) / time.Duration(reps)
 	}
 	slices.Sort(d)
 	return d[len(d)/2]
