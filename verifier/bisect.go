@@ -164,7 +164,7 @@ func (v *Verifier) pairingValue(ps []crypto.G1Affine, qs []crypto.G2Affine) cryp
 func (c *call) bisect(root node) {
 	frontier := []node{root}
 	for len(frontier) > 0 {
-		var split, em []node
+		var split, em, frontier2 []node
 		var alone []int // candidates to check one by one
 		for _, nd := range frontier {
 			size := nd.hi - nd.lo
@@ -177,6 +177,10 @@ func (c *call) bisect(root node) {
 				}
 			case nd.em && nd.hasA && size <= emMax:
 				em = append(em, nd)
+			case nd.hasA && size >= karyMin && nd.lo == 0 && nd.hi == len(c.cand):
+				// The whole call failed and is large: split it karyParts ways
+				// at once (its invalid sets are likely several).
+				frontier2 = append(frontier2, c.splitK(nd, karyParts)...)
 			case size <= individualBelow:
 				for k := nd.lo; k < nd.hi; k++ {
 					alone = append(alone, k)
@@ -198,7 +202,7 @@ func (c *call) bisect(root node) {
 			}
 		}
 		if len(split) == 0 {
-			frontier = frontier[:0]
+			frontier = frontier2
 			continue
 		}
 		c.v.stats.bisections.Add(int64(len(split)))
@@ -214,7 +218,7 @@ func (c *call) bisect(root node) {
 		}
 		leftVal := c.valueMany(lefts)
 		var unknown []node
-		frontier = frontier[:0]
+		frontier = frontier2
 		for x := range split {
 			if leftVal[x].IsOne() {
 				c.accept(lefts[x].lo, lefts[x].hi)
@@ -243,12 +247,66 @@ func (c *call) bisect(root node) {
 	}
 }
 
+// A failing whole call of at least karyMin candidates is split into
+// karyParts parts at once: karyParts-1 sums and checks (in parallel), the
+// last part's sums and value by subtraction and division.
+const (
+	karyMin   = 512
+	karyParts = 8
+)
+
+// splitK splits a failing node (with its value) into k parts and returns the
+// failing ones, accepting the others; each returned part carries its value
+// and, unless every part fails, is marked for the exponentiation method.
+func (c *call) splitK(nd node, k int) []node {
+	size := nd.hi - nd.lo
+	parts := make([]node, k)
+	c.v.stats.bisections.Add(1)
+	c.v.w.forEach(k-1, 1, func(x int) {
+		parts[x] = c.sums(nd.lo+x*size/k, nd.lo+(x+1)*size/k, nil, nil)
+	})
+	prefix := node{lo: nd.lo, hi: parts[k-2].hi, gLo: nd.gLo, P: make([]crypto.G1, len(nd.P))}
+	for x := range k - 1 {
+		prefix.S.Add(&parts[x].S)
+		for y := range parts[x].P {
+			prefix.P[parts[x].gLo+y-nd.gLo].Add(&parts[x].P[y])
+		}
+		c.spent += float64(parts[x].hi-parts[x].lo)*(costMSMG1+costMSMG2) + c.checkCost(parts[x])
+	}
+	parts[k-1] = c.minus(&nd, &prefix)
+	vals := c.valueMany(parts[:k-1])
+	last := nd.A // value(nd) = prod of the parts' values
+	var failing []node
+	for x := range k - 1 {
+		if vals[x].IsOne() {
+			c.accept(parts[x].lo, parts[x].hi)
+			continue
+		}
+		inv := vals[x]
+		last.Mul(inv.Conjugate())
+		parts[x].A, parts[x].hasA, parts[x].em = vals[x], true, true
+		failing = append(failing, parts[x])
+	}
+	if last.IsOne() {
+		c.accept(parts[k-1].lo, parts[k-1].hi)
+	} else {
+		parts[k-1].A, parts[k-1].hasA, parts[k-1].em = last, true, true
+		failing = append(failing, parts[k-1])
+	}
+	if len(failing) == k { // every part fails: invalid sets are dense
+		for x := range failing {
+			failing[x].em = failing[x].hi-failing[x].lo <= emSmall
+		}
+	}
+	return failing
+}
+
 // Exponentiation method limits: nodes of at most emMax sets may try it, and
 // a failing node of at most emSmall sets whose sibling also failed is
 // presumed to hold a single invalid set.
 const (
 	emMax   = 512
-	emSmall = 32
+	emSmall = 64
 	emRoot  = emMax // a whole call of at most this many candidates tries it
 )
 

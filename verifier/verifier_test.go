@@ -477,3 +477,17 @@ func TestDecodedSignatures(t *testing.T) {
 	}
 	checkExact(t, vi, sets)
 }
+
+// A large failing call is split many ways at once; the verdicts stay exact
+// with few or many invalid sets, over one root or several.
+func TestLargeCallSplit(t *testing.T) {
+	v := newVerifier(t, 64)
+	base := append(sameRoot(t, 400, 0), sameRoot(t, 200, 0)...)
+	for _, bad := range []int{1, 3, 12, 40} {
+		sets := append([]Set(nil), base...)
+		for _, i := range mrand.Perm(len(sets))[:bad] {
+			sets[i].Signature = base[(i+1)%len(base)].Signature
+		}
+		checkExact(t, v, sets)
+	}
+}
