@@ -178,9 +178,9 @@ func (c *call) bisect(root node) {
 			case nd.em && nd.hasA && size <= emMax:
 				em = append(em, nd)
 			case nd.hasA && size >= karyMin && nd.lo == 0 && nd.hi == len(c.cand):
-				// The whole call failed and is large: split it karyParts ways
-				// at once (its invalid sets are likely several).
-				frontier2 = append(frontier2, c.splitK(nd, karyParts)...)
+				// The whole call failed and is large: split it many ways at
+				// once (its invalid sets are likely several).
+				frontier2 = append(frontier2, c.splitK(nd, min(max(size/karyPartSize, 8), 32))...)
 			case size <= individualBelow:
 				for k := nd.lo; k < nd.hi; k++ {
 					alone = append(alone, k)
@@ -191,8 +191,7 @@ func (c *call) bisect(root node) {
 		}
 		c.individual(alone)
 		if len(em) > 0 {
-			done := make([]bool, len(em))
-			c.v.w.forEach(len(em), 1, func(x int) { done[x] = c.expMethod(em[x]) })
+			done := c.expMethod(em)
 			for x := range em {
 				c.spent += float64(em[x].hi-em[x].lo)*(costMSMG1+costMSMG2) + 2*c.checkCost(em[x])
 				if !done[x] {
@@ -247,12 +246,13 @@ func (c *call) bisect(root node) {
 	}
 }
 
-// A failing whole call of at least karyMin candidates is split into
-// karyParts parts at once: karyParts-1 sums and checks (in parallel), the
-// last part's sums and value by subtraction and division.
+// A failing whole call of at least karyMin candidates is split at once into
+// parts of about karyPartSize (8 to 32 parts): all but one summed and
+// checked in parallel, the last part's sums and value by subtraction and
+// division.
 const (
-	karyMin   = 512
-	karyParts = 8
+	karyMin      = 512
+	karyPartSize = 64
 )
 
 // splitK splits a failing node (with its value) into k parts and returns the
@@ -310,14 +310,14 @@ const (
 	emRoot  = emMax // a whole call of at most this many candidates tries it
 )
 
-// expMethod looks for the single invalid set of a failing node with one
-// more check (the method of Law and Matt): with weights w_k = 1..s on the
-// node's sets, the weighted value B equals A^w_i when set i alone is
-// invalid (A is the node's value), found by trying A^j for j = 1..s. The
-// node less set i is then checked; if it passes, set i is invalid and the
-// rest are accepted. It reports whether the node was resolved; if not, the
-// node holds two or more invalid sets and must be split.
-func (c *call) expMethod(nd node) bool {
+// locate looks for the single invalid set of a failing node with one more
+// pairing (the exponentiation method of Law and Matt): with weights
+// w_k = 1..s on the node's sets, the weighted value B equals A^w_i when set
+// i alone is invalid (A is the node's value), found by trying A^j for
+// j = 1..s. It returns i and the node less set i, whose check (confirm)
+// decides; ok is false when no j matches: the node holds two or more invalid
+// sets and must be split.
+func (c *call) locate(nd node) (k int, rest node, ok bool) {
 	s := nd.hi - nd.lo
 	wbits := bits.Len(uint(s))
 	nbits := c.nbits + wbits
@@ -342,12 +342,11 @@ func (c *call) expMethod(nd node) bool {
 		cur.Mul(&nd.A)
 	}
 	if j > s {
-		return false
+		return 0, node{}, false
 	}
-	// Confirm: the node less set k passes.
-	k := nd.lo + j - 1
+	k = nd.lo + j - 1
 	r := c.scalars[k*c.nbytes : (k+1)*c.nbytes]
-	rest := nd
+	rest = nd
 	rest.P = append([]crypto.G1(nil), nd.P...)
 	pk := c.pks[k].Jacobian()
 	pk.Mul(r, c.nbits)
@@ -355,13 +354,73 @@ func (c *call) expMethod(nd node) bool {
 	sig := c.pts[k].Jacobian()
 	sig.Mul(r, c.nbits)
 	rest.S.Sub(&sig)
-	if v := c.valueSerial(rest); !v.IsOne() {
-		return false
+	return k, rest, true
+}
+
+// expMethod resolves failing nodes likely to hold a single invalid set each
+// (locate), confirming all candidates with one check of the union of the
+// nodes less their candidates, or node by node if that fails. It reports,
+// per node, whether it was resolved (its candidate invalid, the rest
+// accepted).
+func (c *call) expMethod(nodes []node) []bool {
+	type found struct {
+		k    int
+		rest node
+		ok   bool
 	}
-	c.v.stats.expMethod.Add(1)
-	c.accept(nd.lo, k)
-	c.accept(k+1, nd.hi)
-	return true
+	fs := make([]found, len(nodes))
+	c.v.w.forEach(len(nodes), 1, func(x int) {
+		fs[x].k, fs[x].rest, fs[x].ok = c.locate(nodes[x])
+	})
+	done := make([]bool, len(nodes))
+	var union *node
+	n, lo, hi := 0, len(c.cand), 0
+	for x := range fs {
+		if !fs[x].ok {
+			continue
+		}
+		n++
+		lo, hi = min(lo, nodes[x].lo), max(hi, nodes[x].hi)
+		if union == nil {
+			u := node{lo: 0, hi: len(c.cand), gLo: 0, P: make([]crypto.G1, len(c.groups))}
+			union = &u
+		}
+		union.S.Add(&fs[x].rest.S)
+		for y := range fs[x].rest.P {
+			union.P[fs[x].rest.gLo+y].Add(&fs[x].rest.P[y])
+		}
+	}
+	if n == 0 {
+		return done
+	}
+	confirmed := false
+	if n > 1 {
+		// Only the groups the candidates' nodes meet take part.
+		u := c.trim(*union, lo, hi)
+		v := c.value(u)
+		confirmed = v.IsOne()
+	}
+	for x := range fs {
+		if !fs[x].ok {
+			continue
+		}
+		if !confirmed {
+			if v := c.value(fs[x].rest); !v.IsOne() {
+				continue
+			}
+		}
+		done[x] = true
+		c.v.stats.expMethod.Add(1)
+		c.accept(nodes[x].lo, fs[x].k)
+		c.accept(fs[x].k+1, nodes[x].hi)
+	}
+	return done
+}
+
+// trim restricts a union node over all groups to the groups of [lo, hi).
+func (c *call) trim(u node, lo, hi int) node {
+	gLo, gHi := c.gOf[lo], c.gOf[hi-1]
+	return node{lo: lo, hi: hi, gLo: gLo, P: u.P[gLo : gHi+1], S: u.S}
 }
 
 // mulSmall sets dst = x * w for a little-endian x (dst has room).
