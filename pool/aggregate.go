@@ -136,7 +136,7 @@ func (s *aggStore) addSingles(xs []*single) (stored []bool) {
 			if !seen {
 				t = len(tasks)
 				taskOf[a] = t
-				tasks = append(tasks, mergeTask{dst: &a.sig})
+				tasks = append(tasks, mergeTask{dst: &a.sig, points: make([]*crypto.G2Affine, 0, x.size)})
 			}
 			last, lastKey, lastTask = a, x.key, t
 		}
@@ -148,8 +148,10 @@ func (s *aggStore) addSingles(xs []*single) (stored []bool) {
 	mergeAll(tasks, s.workers)
 	// An aggregate that grew may now contain another of its committee.
 	touched := make(map[aggKey]bool)
-	for _, x := range xs {
-		touched[x.key] = true
+	for i, x := range xs {
+		if i == 0 || x.key != xs[i-1].key { // singles come grouped by committee
+			touched[x.key] = true
+		}
 	}
 	for k := range touched {
 		if e := s.byRoot[k.root]; e != nil && len(e.committees[k.committee]) > 1 {

@@ -2,6 +2,7 @@ package pool
 
 import (
 	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/attpool/attpool/attestation"
@@ -142,3 +143,32 @@ func TestMergeMatchesAggregate(t *testing.T) {
 }
 
 type testData struct{ d attestation.AttestationData }
+
+// BenchmarkScaleCeiling measures how far the machine's CPUs scale on
+// perfectly independent blst work (decompressing points, no shared state):
+// the ceiling for BenchmarkMerge32768's two-core ratio. On the project's
+// 2-vCPU machine it is about 1.73x.
+func BenchmarkScaleCeiling(b *testing.B) {
+	sigs, _ := benchSignatures(b, 4096)
+	enc := make([][96]byte, len(sigs))
+	for i := range sigs {
+		enc[i] = sigs[i].Bytes()
+	}
+	for _, w := range []int{1, 2} {
+		b.Run(map[int]string{1: "cpus=1", 2: "cpus=2"}[w], func(b *testing.B) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(w))
+			for b.Loop() {
+				var wg sync.WaitGroup
+				for g := range w {
+					wg.Go(func() {
+						var s crypto.Signature
+						for i := g; i < len(enc); i += w {
+							s.SetBytesNoSubgroupCheck(enc[i][:])
+						}
+					})
+				}
+				wg.Wait()
+			}
+		})
+	}
+}
