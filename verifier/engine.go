@@ -100,7 +100,7 @@ func (c *call) decode() {
 	n := len(c.sets)
 	c.sigs = make([]crypto.Signature, n)
 	okSig := make([]bool, n)
-	c.v.w.forEach(n, 16, func(i int) {
+	c.v.w.forEach(n, min(16, max(1, n/(2*c.v.cfg.Workers))), func(i int) {
 		s := &c.sets[i]
 		if s.PublicKey == nil {
 			return
