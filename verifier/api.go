@@ -82,11 +82,12 @@ type Stats struct {
 	Individual        int64 // sets checked alone
 	SubgroupFallbacks int64 // calls whose fused subgroup rounds failed
 	ExpMethod         int64 // failing ranges resolved by the exponentiation method
+	Located           int64 // invalid sets named by the locate step of a failing call
 	HashCacheHits     int64 // roots found in the hash-to-G2 cache
 }
 
 type counters struct {
-	calls, sets, checks, bisections, individual, subgroupFallbacks, expMethod atomic.Int64
+	calls, sets, checks, bisections, individual, subgroupFallbacks, expMethod, located atomic.Int64
 }
 
 // Stats returns the counters so far.
@@ -99,6 +100,7 @@ func (v *Verifier) Stats() Stats {
 		Individual:        v.stats.individual.Load(),
 		SubgroupFallbacks: v.stats.subgroupFallbacks.Load(),
 		ExpMethod:         v.stats.expMethod.Load(),
+		Located:           v.stats.located.Load(),
 		HashCacheHits:     v.hashes.hits.Load(),
 	}
 }

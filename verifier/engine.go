@@ -400,6 +400,9 @@ func (c *call) checkWhole(whole node) {
 		return
 	}
 	whole.A, whole.hasA, whole.em = A, true, whole.hi-whole.lo <= emRoot
+	if whole.hi-whole.lo >= locateMin && c.locateAll(whole) {
+		return
+	}
 	c.bisect(whole)
 }
 

@@ -324,8 +324,8 @@ func TestBisectionCost(t *testing.T) {
 	if ind := s.Individual - before.Individual; ind > individualBelow {
 		t.Errorf("%d individual checks for one bad set in 256", ind)
 	}
-	if s.ExpMethod-before.ExpMethod != 1 {
-		t.Errorf("the exponentiation method resolved %d ranges, want the whole call", s.ExpMethod-before.ExpMethod)
+	if n := (s.ExpMethod - before.ExpMethod) + (s.Located - before.Located); n != 1 {
+		t.Errorf("the exponentiation method named %d invalid sets, want 1", n)
 	}
 }
 
@@ -478,15 +478,27 @@ func TestDecodedSignatures(t *testing.T) {
 	checkExact(t, vi, sets)
 }
 
-// A large failing call is split many ways at once; the verdicts stay exact
-// with few or many invalid sets, over one root or several.
+// A large failing call goes through the locate step and the many-way split;
+// the verdicts stay exact with few or many invalid sets, over one root or
+// several, including pairs crafted to cancel (D and -D) that fool the
+// unweighted part sums.
 func TestLargeCallSplit(t *testing.T) {
 	v := newVerifier(t, 64)
 	base := append(sameRoot(t, 400, 0), sameRoot(t, 200, 0)...)
-	for _, bad := range []int{1, 3, 12, 40} {
+	for _, bad := range []int{1, 3, 12, 40, 600} {
 		sets := append([]Set(nil), base...)
 		for _, i := range mrand.Perm(len(sets))[:bad] {
 			sets[i].Signature = base[(i+1)%len(base)].Signature
+		}
+		checkExact(t, v, sets)
+	}
+	for _, pairs := range []int{1, 5} {
+		sets := append([]Set(nil), base...)
+		for p := range pairs {
+			D := randomG2(t)
+			i := 10 + 100*p
+			sets[i].Signature = shifted(t, sets[i].Signature, &D)
+			sets[i+1].Signature = shifted(t, sets[i+1].Signature, neg(D))
 		}
 		checkExact(t, v, sets)
 	}
