@@ -53,15 +53,30 @@
 //     signing root plus one, computed as a multi-Miller loop whose parts are
 //     spread over the workers, and one final exponentiation for the whole
 //     call. If it holds, every set is accepted.
-//  4. Otherwise bisects: level by level, every failing range is halved, the
-//     left halves' sums are computed with the same scalars and checked in
+//  4. Otherwise finds the invalid sets. A failing call of at least 256
+//     candidates first tries the locate step: it is cut into parts of about
+//     64 whose unweighted values (plain sums, batch-affine) show which parts
+//     hold invalid sets; in each failing part the exponentiation method of
+//     Law and Matt (weights 1..s, one more pairing, then comparing A^j with
+//     the weighted value) names the set when it is the only invalid one; and
+//     one check of the call less the named sets, under the call's secret
+//     scalars (sums by subtraction), proves the answer: if it passes, every
+//     other set is valid and every named set, the only suspect of a part
+//     known to fail, is invalid. If the proof fails (crafted signatures can
+//     fool the public weights) or a part holds several invalid sets, the
+//     call, or the part, is bisected: a large call is split into parts of
+//     about 64 at once, then level by level every failing range is halved,
+//     the left halves' sums computed with the same scalars and checked in
 //     parallel, and each right half's sums are its parent's less its left
 //     half's. A passing half is accepted whole; when the left half passes
-//     the right half is known to fail and is not checked; a failing single
-//     set is invalid (its r_k is not zero modulo the group order). Ranges of
-//     at most 4 sets are checked one by one, in parallel; so is everything
-//     left once bisection has spent 15% of what checking every set alone
-//     would cost, which happens when invalid sets are many.
+//     the right half is known to fail and is not checked; a failing range
+//     likely to hold a single invalid set tries the exponentiation method
+//     with the secret scalars, the candidates of a level confirmed by one
+//     check of their ranges less them; a failing single set is invalid (its
+//     r_k is not zero modulo the group order). Ranges of at most 4 sets are
+//     checked one by one, in parallel; so is everything left once bisection
+//     has spent 15% of what checking every set alone would cost, which
+//     happens when invalid sets are many.
 //
 // A planner compares estimated costs: a small call (by its cost model,
 // fewer than about 40 signatures at 64 bits or 80 at 128) skips the fused
@@ -83,9 +98,13 @@
 // probability at most 2*13^-R, below 2^-SecurityBits (2*13^-18 < 2^-64,
 // 2*13^-35 < 2^-128). The small-call path checks every point's subgroup
 // exactly, and its nonzero SecurityBits-bit scalars bound its pairing check
-// by about 2^-SecurityBits. Bisection's checks reuse the call's scalars;
-// each can pass a range holding two or more invalid sets with probability at
-// most about 13^-R as well, and never one holding exactly one. The digits
+// by about 2^-SecurityBits. Bisection's checks and the locate step's
+// proof reuse the call's scalars; each can pass a range holding two or more
+// invalid sets with probability at most about 13^-R as well, and never one
+// holding exactly one. Every acceptance rests on such a check; the
+// unweighted part values and public weights of the locate step only choose
+// which sets to exclude from the proof, and a set is rejected only when a
+// check shows it is the one invalid set of a failing range. The digits
 // and scalars come from a ChaCha8 generator seeded from crypto/rand on every
 // call, and no signature's scalar is zero.
 //
