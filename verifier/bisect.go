@@ -326,22 +326,9 @@ func (c *call) locate(nd node) (k int, rest node, ok bool) {
 	for k := range s {
 		mulSmall(sc[k*nb:(k+1)*nb], c.scalars[(nd.lo+k)*c.nbytes:(nd.lo+k+1)*c.nbytes], uint64(k+1))
 	}
-	w := node{lo: nd.lo, hi: nd.hi, gLo: nd.gLo, P: make([]crypto.G1, len(nd.P))}
-	for x := range w.P {
-		g := nd.gLo + x
-		a, b := max(nd.lo, c.groups[g].lo), min(nd.hi, c.groups[g].hi)
-		if a < b {
-			w.P[x] = crypto.MultiExpG1(c.pks[a:b], sc[(a-nd.lo)*nb:(b-nd.lo)*nb], nbits)
-		}
-	}
-	w.S = crypto.MultiExpG2(c.pts[nd.lo:nd.hi], sc, nbits)
-	B := c.valueSerial(w)
-	cur := nd.A
-	j := 1
-	for ; j <= s && !cur.Equal(&B); j++ {
-		cur.Mul(&nd.A)
-	}
-	if j > s {
+	w := c.weighted(nd.lo, nd.hi, sc, nbits)
+	j := findPower(nd.A, c.valueSerial(w), s)
+	if j == 0 {
 		return 0, node{}, false
 	}
 	k = nd.lo + j - 1
@@ -421,6 +408,35 @@ func (c *call) expMethod(nodes []node) []bool {
 func (c *call) trim(u node, lo, hi int) node {
 	gLo, gHi := c.gOf[lo], c.gOf[hi-1]
 	return node{lo: lo, hi: hi, gLo: gLo, P: u.P[gLo : gHi+1], S: u.S}
+}
+
+// weighted returns the node of [lo, hi) with sums under the given scalars
+// (nbits bits, little-endian, one per set from lo).
+func (c *call) weighted(lo, hi int, sc []byte, nbits int) node {
+	nb := (nbits + 7) / 8
+	nd := node{lo: lo, hi: hi, gLo: c.gOf[lo]}
+	nd.P = make([]crypto.G1, c.gOf[hi-1]-nd.gLo+1)
+	for x := range nd.P {
+		g := nd.gLo + x
+		a, b := max(lo, c.groups[g].lo), min(hi, c.groups[g].hi)
+		if a < b {
+			nd.P[x] = crypto.MultiExpG1(c.pks[a:b], sc[(a-lo)*nb:(b-lo)*nb], nbits)
+		}
+	}
+	nd.S = crypto.MultiExpG2(c.pts[lo:hi], sc, nbits)
+	return nd
+}
+
+// findPower returns the j in [1, s] with A^j == B, or 0.
+func findPower(A, B crypto.GT, s int) int {
+	cur := A
+	for j := 1; j <= s; j++ {
+		if cur.Equal(&B) {
+			return j
+		}
+		cur.Mul(&A)
+	}
+	return 0
 }
 
 // mulSmall sets dst = x * w for a little-endian x (dst has room).

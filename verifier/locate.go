@@ -138,22 +138,8 @@ func (c *call) name(part node, A crypto.GT) int {
 			w[k*nb+b] = byte((k + 1) >> (8 * b))
 		}
 	}
-	wn := node{lo: part.lo, hi: part.hi, gLo: part.gLo, P: make([]crypto.G1, len(part.P))}
-	for x := range wn.P {
-		g := part.gLo + x
-		a, b := max(part.lo, c.groups[g].lo), min(part.hi, c.groups[g].hi)
-		if a < b {
-			wn.P[x] = crypto.MultiExpG1(c.pks[a:b], w[(a-part.lo)*nb:(b-part.lo)*nb], nbits)
-		}
-	}
-	wn.S = crypto.MultiExpG2(c.pts[part.lo:part.hi], w, nbits)
-	B := c.valueSerial(wn)
-	cur := A
-	for j := 1; j <= s; j++ {
-		if cur.Equal(&B) {
-			return part.lo + j - 1
-		}
-		cur.Mul(&A)
+	if j := findPower(A, c.valueSerial(c.weighted(part.lo, part.hi, w, nbits)), s); j > 0 {
+		return part.lo + j - 1
 	}
 	return -1
 }
