@@ -96,8 +96,9 @@ func New(cfg Config, node Node) (*Pool, error) {
 
 // Close stops the pool: new messages are answered Ignore (ErrClosed), the
 // signatures already queued are verified and their messages answered, and
-// every goroutine of the pool has returned when Close does. Close is
-// idempotent.
+// every goroutine of the pool has returned when Close does. Its metrics are
+// unregistered from Config.Registerer (so a new pool can use the registry):
+// scrape before Close for final values. Close is idempotent.
 func (p *Pool) Close() {
 	p.closeOnce.Do(func() {
 		p.closed.Store(true)
