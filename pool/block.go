@@ -19,8 +19,18 @@ import (
 // before. Only data a block of slot may include is considered:
 // data.slot + MIN_ATTESTATION_INCLUSION_DELAY <= slot, from the current or
 // the previous epoch of slot (Deneb+). Whether data.source matches the
-// block's justified checkpoint is the caller's to filter.
+// justified checkpoint of the block's state is the node's to know: use
+// [Pool.AttestationsForBlockWith] to filter on it.
 func (p *Pool) AttestationsForBlock(slot uint64) []*attestation.Attestation {
+	return p.AttestationsForBlockWith(slot, nil)
+}
+
+// AttestationsForBlockWith is [Pool.AttestationsForBlock] over the data for
+// which includable (when not nil) says true, checked before the greedy
+// choice: a node passes the process_attestation checks that need its state,
+// such as data.source being the current or previous justified checkpoint.
+// includable runs with the pool's lock held and must not call the pool.
+func (p *Pool) AttestationsForBlockWith(slot uint64, includable func(*attestation.AttestationData) bool) []*attestation.Attestation {
 	epoch := p.epochOf(slot)
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -37,6 +47,9 @@ func (p *Pool) AttestationsForBlock(slot uint64) []*attestation.Attestation {
 			continue
 		}
 		if de := p.epochOf(ds); de != epoch && de+1 != epoch {
+			continue
+		}
+		if includable != nil && !includable(e.data) {
 			continue
 		}
 		c := &candidate{e: e, slot: ds}

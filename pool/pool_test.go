@@ -112,6 +112,14 @@ func TestConcurrentCommittees(t *testing.T) {
 	if atts := p.AttestationsForBlock(testSlot + 1); len(atts) != 1 || atts[0].Data.Slot != testSlot {
 		t.Fatalf("block of slot %d: %d attestations", testSlot+1, len(atts))
 	}
+	// The node's filter decides which data may be packed.
+	onlyFirst := func(d *attestation.AttestationData) bool { return d.Slot == testSlot }
+	if atts := p.AttestationsForBlockWith(testSlot+2, onlyFirst); len(atts) != 1 || atts[0].Data.Slot != testSlot {
+		t.Fatalf("filtered block of slot %d: %d attestations", testSlot+2, len(atts))
+	}
+	if atts := p.AttestationsForBlockWith(testSlot+2, func(*attestation.AttestationData) bool { return false }); len(atts) != 0 {
+		t.Fatalf("a filter refusing all data packed %d attestations", len(atts))
+	}
 
 	// Metrics and logs went where the config said.
 	if n := metricValue(p.metrics.verdicts.WithLabelValues("accept", "accept")); int(n) != nValid {
