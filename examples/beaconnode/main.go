@@ -29,8 +29,8 @@
 //     verdict to ValidationAccept, ValidationIgnore or ValidationReject.
 //     A payload that does not decode is rejected without the pool.
 //   - A block proposer asks the pool for the block's attestations
-//     (AttestationsForBlock) and keeps those whose source is its justified
-//     checkpoint.
+//     (AttestationsForBlockWith), letting only data whose source is its
+//     justified checkpoint be packed.
 //   - On shutdown the node closes the pool (which answers what it still
 //     holds) and stops its HTTP server.
 //
@@ -264,12 +264,12 @@ func run(ctx context.Context, cfg config, stdout io.Writer) (*report, error) {
 	if err := sleepUntil(ctx, clock.slotStart(last+1)); err != nil {
 		return rep, err
 	}
-	for _, a := range p.AttestationsForBlock(last + 1) {
-		if !a.Data.Source.Equal(&justified) {
-			continue // the pool leaves this filter to the proposer
-		}
-		rep.block = append(rep.block, a)
-	}
+	// The proposer's state decides what is includable: here, data whose
+	// source is the justified checkpoint, filtered before the pool's greedy
+	// choice.
+	rep.block = p.AttestationsForBlockWith(last+1, func(d *attestation.AttestationData) bool {
+		return d.Source.Equal(&justified)
+	})
 
 	// --- Summary, and /metrics read back over loopback ----------------------
 	// (before Close: Close unregisters the pool's metrics from the registry)
