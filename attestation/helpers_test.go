@@ -102,12 +102,11 @@ func TestToAttestation(t *testing.T) {
 		t.Errorf("result does not hash: %v", err)
 	}
 
-	m, err := s.ToMinimalAttestation(1, 0)
-	if err == nil || !errors.Is(err, ErrCommitteeIndexOutOfRange) {
+	if _, err := s.ToMinimalAttestation(1, 0); !errors.Is(err, ErrCommitteeIndexOutOfRange) {
 		t.Errorf("ToMinimalAttestation with committee 5: error %v, want ErrCommitteeIndexOutOfRange", err)
 	}
 	s.CommitteeIndex = 3
-	m, err = s.ToMinimalAttestation(1, 0)
+	m, err := s.ToMinimalAttestation(1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
