@@ -12,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/verifier"
 )
 
 // HashToG2TestDST is the domain separation tag of the RFC 9380 hash-to-curve
@@ -251,8 +252,9 @@ func blsSign(in, out *yaml.Node) error {
 }
 
 // blsBatchVerify checks that every (pubkey, message, signature) set verifies,
-// one crypto.Verify per set. An empty batch, lists of different lengths or an
-// input that does not decode give false.
+// with package verifier's batch check for 32-byte messages (signing roots)
+// and crypto.Verify for others. An empty batch, lists of different lengths
+// or a key or signature that does not decode give false.
 func blsBatchVerify(in, out *yaml.Node) error {
 	pkBs, err := hexListField(in, "pubkeys")
 	if err != nil {
@@ -266,11 +268,35 @@ func blsBatchVerify(in, out *yaml.Node) error {
 	if err != nil {
 		return err
 	}
-	got := len(pkBs) > 0 && len(pkBs) == len(msgs) && len(pkBs) == len(sigBs)
-	for i := 0; got && i < len(pkBs); i++ {
+	if len(pkBs) == 0 || len(pkBs) != len(msgs) || len(pkBs) != len(sigBs) {
+		return checkBool("BatchVerify", false, out)
+	}
+	got := true
+	sets := make([]verifier.Set, 0, len(pkBs))
+	for i := range pkBs {
 		pk, errPK := crypto.PublicKeyFromBytes(pkBs[i])
-		sig, errSig := crypto.SignatureFromBytes(sigBs[i])
-		got = errPK == nil && errSig == nil && crypto.Verify(pk, msgs[i], sig)
+		if errPK != nil || len(sigBs[i]) != crypto.SignatureSize {
+			got = false
+			break
+		}
+		if len(msgs[i]) != 32 { // not a signing root: check this set alone
+			sig, errSig := crypto.SignatureFromBytes(sigBs[i])
+			got = got && errSig == nil && crypto.Verify(pk, msgs[i], sig)
+			continue
+		}
+		sets = append(sets, verifier.Set{Root: [32]byte(msgs[i]), PublicKey: pk, Signature: [96]byte(sigBs[i])})
+	}
+	if got && len(sets) > 0 {
+		// Signing roots go through the project's batch verifier, whose
+		// verdicts are per set.
+		v, err := verifier.New(verifier.Config{})
+		if err != nil {
+			return err
+		}
+		defer v.Close()
+		for _, ok := range v.Verify(sets) {
+			got = got && ok
+		}
 	}
 	return checkBool("BatchVerify", got, out)
 }
