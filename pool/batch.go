@@ -9,11 +9,13 @@ import (
 	"github.com/attpool/attpool/verifier"
 )
 
-// job is one signature set waiting for verification, for set idx of group g.
+// job is one signature set waiting for verification, for set idx of group g,
+// from the message forwarded by peer from.
 type job struct {
-	set verifier.Set
-	g   *group
-	idx int
+	set  verifier.Set
+	g    *group
+	idx  int
+	from Peer
 }
 
 // batcher queues jobs per signing root. A root's queue becomes a batch when
@@ -157,7 +159,7 @@ func (p *Pool) verify(batch []*job) {
 		sets[i] = j.set
 	}
 	start := time.Now()
-	ok := p.v.Verify(sets) // per signature with Config.PerSignature
+	ok := p.v.Verify(sets)
 	took := time.Since(start)
 	p.metrics.verifyTime.Observe(took.Seconds())
 	p.log.WithFields(logrus.Fields{"sets": len(sets), "invalid": countFalse(ok), "took": took}).Debug("verified batch")

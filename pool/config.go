@@ -57,6 +57,11 @@ type Config struct {
 	PerSignature bool
 	// Verifier configures the pool's verifier.
 	Verifier verifier.Config
+	// SignatureVerifier, when not nil, is the verifier the pool uses instead
+	// of building its own from Verifier and PerSignature (which are then
+	// ignored): a node can share one across pools and topics. The pool does
+	// not close it.
+	SignatureVerifier SignatureVerifier
 
 	// MaxPending bounds the signature sets queued or being verified.
 	MaxPending int

@@ -462,7 +462,7 @@ func floodSubmit(tb testing.TB, cfg Config, node Node, msgs []floodMsg, goroutin
 	checkInvariants(tb, p)
 	run.stats = p.Stats()
 	run.roots = p.roots.len()
-	run.sets = p.v.Stats().Sets
+	run.sets = verifierStats(p.v).Sets
 	runtime.GC()
 	var after runtime.MemStats
 	runtime.ReadMemStats(&after)

@@ -7,6 +7,7 @@ import (
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
 	"github.com/attpool/attpool/ssz"
+	"github.com/attpool/attpool/verifier"
 )
 
 // The pool asks the beacon node for what it cannot know itself through the
@@ -94,3 +95,22 @@ type SystemClock struct{}
 
 // Now returns time.Now().
 func (SystemClock) Now() time.Time { return time.Now() }
+
+// Peer identifies the peer that forwarded a message: any comparable key the
+// node's network layer has for it. libp2p's peer.ID is a string type, so
+// pool.Peer(id) converts it. Two messages are from the same peer exactly
+// when their Peers are equal.
+type Peer string
+
+// NoPeer is the Peer of a message whose forwarding peer is unknown or that
+// the node made itself; the pool gives it no peer state.
+const NoPeer Peer = ""
+
+// SignatureVerifier is what the pool needs of a signature verifier:
+// Verify(sets)[i] is the verdict sets[i] would get checked alone (the
+// contract of verifier.Verifier.Verify). *verifier.Verifier implements it,
+// so a node can share one verifier across pools and topics, or supply its
+// own through Config.SignatureVerifier.
+type SignatureVerifier interface {
+	Verify(sets []verifier.Set) []bool
+}

@@ -21,7 +21,8 @@ type Pool struct {
 	node    Node
 	log     logrus.FieldLogger
 	metrics *metrics
-	v       *verifier.Verifier
+	v       SignatureVerifier
+	own     *verifier.Verifier // the verifier New built, closed by Close; nil if injected
 	slotMs  int64
 
 	domains *domainCache
@@ -56,13 +57,19 @@ func New(cfg Config, node Node) (*Pool, error) {
 	if node, err = node.check(); err != nil {
 		return nil, err
 	}
-	v, err := verifier.New(cfg.Verifier)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	var v SignatureVerifier = cfg.SignatureVerifier
+	var own *verifier.Verifier
+	if v == nil {
+		if own, err = verifier.New(cfg.Verifier); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+		}
+		v = own
 	}
-	m, err := newMetrics(cfg.Registerer, func() float64 { return float64(v.Stats().Bisections) })
+	m, err := newMetrics(cfg.Registerer, func() float64 { return float64(verifierStats(v).Bisections) })
 	if err != nil {
-		v.Close()
+		if own != nil {
+			own.Close()
+		}
 		return nil, fmt.Errorf("%w: registering metrics: %w", ErrConfig, err)
 	}
 	p := &Pool{
@@ -71,6 +78,7 @@ func New(cfg Config, node Node) (*Pool, error) {
 		log:         cfg.Logger.WithField("component", "attpool"),
 		metrics:     m,
 		v:           v,
+		own:         own,
 		slotMs:      cfg.SlotDuration.Milliseconds(),
 		domains:     newDomainCache(node.Forks),
 		attSeen:     newEpochSeen(cfg.MaxValidators),
@@ -105,7 +113,9 @@ func (p *Pool) Close() {
 		p.batch.close()
 		close(p.quit)
 		p.wg.Wait()
-		p.v.Close()
+		if p.own != nil {
+			p.own.Close()
+		}
 		p.metrics.unregister(p.cfg.Registerer)
 		p.log.Debug("attestation pool closed")
 	})
@@ -175,7 +185,7 @@ func (p *Pool) Stats() Stats {
 		Aggregates:    p.store.n,
 		Data:          len(p.store.byRoot),
 		SeenAttesters: p.attSeen.count(),
-		Bisections:    p.v.Stats().Bisections,
+		Bisections:    verifierStats(p.v).Bisections,
 	}
 }
 
@@ -271,4 +281,13 @@ func (r *request) deliver(res Result) {
 func (r *request) send(res Result) {
 	r.p.metrics.verdicts.WithLabelValues(res.Verdict.String(), res.Rule()).Inc()
 	r.done <- res
+}
+
+// verifierStats returns the counters of v if it keeps any (as
+// *verifier.Verifier does), else zeros.
+func verifierStats(v SignatureVerifier) verifier.Stats {
+	if s, ok := v.(interface{ Stats() verifier.Stats }); ok {
+		return s.Stats()
+	}
+	return verifier.Stats{}
 }

@@ -3,7 +3,9 @@ package pool
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,6 +18,7 @@ import (
 
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/verifier"
 )
 
 // TestConcurrentCommittees submits every attestation of several slots from
@@ -621,5 +624,52 @@ func TestPerSignature(t *testing.T) {
 		} else {
 			wantResult(t, <-c, Accept, nil)
 		}
+	}
+}
+
+// countingVerifier is a SignatureVerifier a node might supply: it wraps a
+// shared verifier and counts the sets it is given.
+type countingVerifier struct {
+	v    *verifier.Verifier
+	sets atomic.Int64
+}
+
+func (c *countingVerifier) Verify(sets []verifier.Set) []bool {
+	c.sets.Add(int64(len(sets)))
+	return c.v.Verify(sets)
+}
+
+// TestInjectedVerifier: a pool given a SignatureVerifier sends every set to
+// it and gives its verdicts (also for messages with a forwarding peer).
+func TestInjectedVerifier(t *testing.T) {
+	checkLeaks(t)
+	shared, err := verifier.New(verifier.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer shared.Close()
+	cv := &countingVerifier{v: shared}
+	e := newEnv(t, 1, 8, 100)
+	e.setSlot(testSlot, 1000)
+	p := e.pool(Config{SignatureVerifier: cv})
+	d := e.data(testSlot)
+	var chans []<-chan Result
+	for pos := range uint64(8) {
+		att, subnet := e.single(d, 0, pos)
+		if pos%4 == 1 {
+			att.Signature = e.sign(att.AttesterIndex, [32]byte{3})
+		}
+		chans = append(chans, p.ValidateAttestationFromAsync(context.Background(), Peer(fmt.Sprint("peer", pos%2)), att, subnet))
+	}
+	for pos, c := range chans {
+		if pos%4 == 1 {
+			wantResult(t, <-c, Reject, ErrInvalidSignature)
+		} else {
+			wantResult(t, <-c, Accept, nil)
+		}
+	}
+	p.Close()
+	if got := cv.sets.Load(); got != 8 {
+		t.Fatalf("injected verifier saw %d sets, want 8", got)
 	}
 }

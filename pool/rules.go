@@ -56,15 +56,28 @@ type group struct {
 // is Ignore with ErrCancelled). The pool reads att until the verdict and
 // keeps no reference to it.
 func (p *Pool) ValidateAttestation(ctx context.Context, att *attestation.SingleAttestation, subnet uint64) Result {
-	return <-p.ValidateAttestationAsync(ctx, att, subnet)
+	return <-p.ValidateAttestationFromAsync(ctx, NoPeer, att, subnet)
 }
 
 // ValidateAttestationAsync is ValidateAttestation without the wait: the
 // verdict is sent once on the returned channel.
 func (p *Pool) ValidateAttestationAsync(ctx context.Context, att *attestation.SingleAttestation, subnet uint64) <-chan Result {
+	return p.ValidateAttestationFromAsync(ctx, NoPeer, att, subnet)
+}
+
+// ValidateAttestationFrom is ValidateAttestation for a message forwarded by
+// peer from, which the pool uses to keep one peer's invalid signatures from
+// failing the batches of others.
+func (p *Pool) ValidateAttestationFrom(ctx context.Context, from Peer, att *attestation.SingleAttestation, subnet uint64) Result {
+	return <-p.ValidateAttestationFromAsync(ctx, from, att, subnet)
+}
+
+// ValidateAttestationFromAsync is ValidateAttestationFrom without the wait:
+// the verdict is sent once on the returned channel.
+func (p *Pool) ValidateAttestationFromAsync(ctx context.Context, from Peer, att *attestation.SingleAttestation, subnet uint64) <-chan Result {
 	r := p.start(ctx)
 	if r.state.Load() == 0 {
-		if res, queued := p.submitAttestation(r, att, subnet); !queued {
+		if res, queued := p.submitAttestation(r, from, att, subnet); !queued {
 			r.resolve(res)
 		}
 	}
@@ -76,15 +89,27 @@ func (p *Pool) ValidateAttestationAsync(ctx context.Context, att *attestation.Si
 // the pool. It blocks until the verdict or until ctx ends. The pool reads
 // sap until the verdict and keeps no reference to it.
 func (p *Pool) ValidateAggregate(ctx context.Context, sap *attestation.SignedAggregateAndProof) Result {
-	return <-p.ValidateAggregateAsync(ctx, sap)
+	return <-p.ValidateAggregateFromAsync(ctx, NoPeer, sap)
 }
 
 // ValidateAggregateAsync is ValidateAggregate without the wait: the verdict
 // is sent once on the returned channel.
 func (p *Pool) ValidateAggregateAsync(ctx context.Context, sap *attestation.SignedAggregateAndProof) <-chan Result {
+	return p.ValidateAggregateFromAsync(ctx, NoPeer, sap)
+}
+
+// ValidateAggregateFrom is ValidateAggregate for a message forwarded by peer
+// from (see ValidateAttestationFrom).
+func (p *Pool) ValidateAggregateFrom(ctx context.Context, from Peer, sap *attestation.SignedAggregateAndProof) Result {
+	return <-p.ValidateAggregateFromAsync(ctx, from, sap)
+}
+
+// ValidateAggregateFromAsync is ValidateAggregateFrom without the wait: the
+// verdict is sent once on the returned channel.
+func (p *Pool) ValidateAggregateFromAsync(ctx context.Context, from Peer, sap *attestation.SignedAggregateAndProof) <-chan Result {
 	r := p.start(ctx)
 	if r.state.Load() == 0 {
-		if res, queued := p.submitAggregate(r, sap); !queued {
+		if res, queued := p.submitAggregate(r, from, sap); !queued {
 			r.resolve(res)
 		}
 	}
@@ -116,7 +141,7 @@ func targetOf(d *attestation.AttestationData) attestation.Checkpoint {
 // submitAttestation runs the rules of beacon_attestation_{subnet_id} that
 // come before the signature and queues the signature. queued is false when
 // res is the verdict.
-func (p *Pool) submitAttestation(r *request, att *attestation.SingleAttestation, subnet uint64) (res Result, queued bool) {
+func (p *Pool) submitAttestation(r *request, from Peer, att *attestation.SingleAttestation, subnet uint64) (res Result, queued bool) {
 	if att == nil || att.Data == nil {
 		return reject(ErrMalformed), false
 	}
@@ -222,7 +247,7 @@ func (p *Pool) submitAttestation(r *request, att *attestation.SingleAttestation,
 		// [REJECT] The signature of attestation is valid (it does not decode).
 		return rejectf(ErrInvalidSignature, "%w", err), false
 	}
-	j := &job{set: verifier.Set{Root: info.signingRoot, PublicKey: pk, Signature: att.Signature, Decoded: &g.point}, g: g}
+	j := &job{set: verifier.Set{Root: info.signingRoot, PublicKey: pk, Signature: att.Signature, Decoded: &g.point}, g: g, from: from}
 	return p.enqueue(g, p.attInflight, j)
 }
 
@@ -273,7 +298,7 @@ func isAggregator(committeeLen int, slotSignature [96]byte) bool {
 
 // submitAggregate runs the rules of beacon_aggregate_and_proof that come
 // before the signatures and queues the three signatures.
-func (p *Pool) submitAggregate(r *request, sap *attestation.SignedAggregateAndProof) (res Result, queued bool) {
+func (p *Pool) submitAggregate(r *request, from Peer, sap *attestation.SignedAggregateAndProof) (res Result, queued bool) {
 	if sap == nil || sap.Message == nil || sap.Message.Aggregate == nil || sap.Message.Aggregate.Data == nil {
 		return reject(ErrMalformed), false
 	}
@@ -450,17 +475,17 @@ func (p *Pool) submitAggregate(r *request, sap *attestation.SignedAggregateAndPr
 		// [REJECT] The aggregate_and_proof.selection_proof is a valid signature
 		// of the aggregate.data.slot by the validator with index
 		// aggregate_and_proof.aggregator_index.
-		{g: g, idx: 0, set: verifier.Set{
+		{g: g, idx: 0, from: from, set: verifier.Set{
 			Root:      ssz.ComputeSigningRootFromRoot(ssz.HashTreeRootUint64(d.Slot), selDomain),
 			PublicKey: aggregator, Signature: aap.SelectionProof,
 		}},
 		// [REJECT] The aggregator signature, signed_aggregate_and_proof.signature, is valid.
-		{g: g, idx: 1, set: verifier.Set{
+		{g: g, idx: 1, from: from, set: verifier.Set{
 			Root:      ssz.ComputeSigningRootFromRoot(msgRoot, aapDomain),
 			PublicKey: aggregator, Signature: sap.Signature,
 		}},
 		// [REJECT] The signature of aggregate is valid.
-		{g: g, idx: 2, set: verifier.Set{
+		{g: g, idx: 2, from: from, set: verifier.Set{
 			Root: info.signingRoot, PublicKey: participantsKey, Signature: aggregate.Signature,
 			Decoded: &g.point,
 		}},

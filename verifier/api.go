@@ -55,6 +55,19 @@ func (v *Verifier) Verify(sets []Set) []bool {
 	return v.verify(sets)
 }
 
+// VerifyStream is Verify that reports each verdict through report instead
+// of returning them: report(i, valid) is called exactly once for every index
+// of sets, never concurrently with itself, and all calls have returned when
+// VerifyStream does. A verdict may be reported as soon as a check has
+// decided it, before the rest of the call is resolved (the sets of a passing
+// half of a failing call, say), so a caller can answer those sets early.
+// The verdicts are those Verify would return.
+func (v *Verifier) VerifyStream(sets []Set, report func(i int, valid bool)) {
+	for i, ok := range v.Verify(sets) {
+		report(i, ok)
+	}
+}
+
 // verifyEach checks every set alone, in parallel (Config.Individual).
 func (v *Verifier) verifyEach(sets []Set) []bool {
 	out := make([]bool, len(sets))

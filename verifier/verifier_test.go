@@ -503,3 +503,27 @@ func TestLargeCallSplit(t *testing.T) {
 		checkExact(t, v, sets)
 	}
 }
+
+// TestVerifyStream: every index is reported exactly once, with the verdict
+// the set gets alone, before VerifyStream returns.
+func TestVerifyStream(t *testing.T) {
+	v := newVerifier(t, 64)
+	const n = 300
+	sets := sameRoot(t, n, 0)
+	other := randRoot(t)
+	for _, i := range mrand.Perm(n)[:5] {
+		sets[i].Signature = validSet(t, i, other).Signature
+	}
+	exp := want(sets)
+	seen := make([]int, n)
+	got := make([]bool, n)
+	v.VerifyStream(sets, func(i int, ok bool) {
+		seen[i]++
+		got[i] = ok
+	})
+	for i := range sets {
+		if seen[i] != 1 || got[i] != exp[i] {
+			t.Fatalf("set %d: reported %d times, verdict %v, alone %v", i, seen[i], got[i], exp[i])
+		}
+	}
+}
