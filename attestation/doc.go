@@ -28,6 +28,11 @@
 //   - Phase0Attestation, Phase0IndexedAttestation, Phase0AggregateAndProof
 //     and Phase0SignedAggregateAndProof are the phase0 containers (both
 //     presets), used until Deneb.
+//   - PayloadAttestationData, PayloadAttestationMessage and
+//     PayloadAttestation are the Gloas (EIP-7732) containers of the payload
+//     timeliness committee (PTC_SIZE is 512 in both presets).
+//     PayloadAttestation is a progressive container (EIP-7495): it encodes
+//     like a container and hashes as the specs say for progressive ones.
 //
 // # Encoding
 //
@@ -41,8 +46,10 @@
 // not the encoding of a value: a wrong size, a bad offset, a bitlist
 // without its length bit or longer than its limit, too many list elements,
 // or committee bits set past the end of a Bitvector[4]. A value that
-// decodes re-encodes to the same bytes. Attestation, MinimalAttestation
-// and Phase0Attestation leave the receiver unchanged when decoding fails;
+// decodes re-encodes to the same bytes (so a boolean byte other than 0 or
+// 1 is rejected with ErrInvalidBoolean). Attestation, MinimalAttestation,
+// Phase0Attestation, PayloadAttestationData and PayloadAttestation leave
+// the receiver unchanged when decoding fails;
 // other types may be partly overwritten.
 //
 // Encoding or hashing an attestation whose bitfields are not valid (such

@@ -12,7 +12,8 @@ import "errors"
 var (
 	// ErrInvalidAggregationBits is returned when encoding or hashing an
 	// attestation whose AggregationBits is not a valid SSZ bitlist: empty,
-	// with no length bit, or longer than the preset's limit.
+	// with no length bit, or longer than the preset's limit (or, for a
+	// PayloadAttestation, not the 64 bytes of its Bitvector[PTC_SIZE]).
 	ErrInvalidAggregationBits = errors.New("attpool/attestation: invalid aggregation bits")
 	// ErrInvalidCommitteeBits is returned when CommitteeBits does not have
 	// the size of its bitvector, or has bits set past its length.
@@ -29,4 +30,7 @@ var (
 	// ErrPositionOutOfRange is returned when a validator's position in its
 	// committee is not below the committee size.
 	ErrPositionOutOfRange = errors.New("attpool/attestation: position out of range of committee")
+	// ErrInvalidBoolean is returned when decoding an SSZ boolean byte other
+	// than 0 or 1 (the Gloas PayloadAttestationData's flags).
+	ErrInvalidBoolean = errors.New("attpool/attestation: invalid boolean")
 )

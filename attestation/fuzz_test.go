@@ -126,3 +126,17 @@ func FuzzPhase0SignedAggregateAndProof(f *testing.F) {
 		Message: &Phase0AggregateAndProof{Aggregate: samplePhase0Attestation()},
 	}))
 }
+
+func FuzzPayloadAttestationData(f *testing.F) {
+	b := seedOf(f, testPayloadAttestationData())
+	fuzzDecode[PayloadAttestationData](f, b, with(b, func(b []byte) []byte { b[41] = 2; return b }))
+}
+
+func FuzzPayloadAttestationMessage(f *testing.F) {
+	fuzzDecode[PayloadAttestationMessage](f, seedOf(f, &PayloadAttestationMessage{ValidatorIndex: 5, Data: testPayloadAttestationData()}))
+}
+
+func FuzzPayloadAttestation(f *testing.F) {
+	b := seedOf(f, testPayloadAttestation())
+	fuzzDecode[PayloadAttestation](f, b, b[:201])
+}

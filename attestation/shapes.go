@@ -28,3 +28,16 @@ type phase0AttestationShape struct {
 	Data            *AttestationData
 	Signature       [96]byte `ssz-size:"96"`
 }
+
+type payloadAttestationDataShape struct {
+	BeaconBlockRoot   [32]byte `ssz-size:"32"`
+	Slot              uint64
+	PayloadPresent    bool
+	BlobDataAvailable bool
+}
+
+type payloadAttestationShape struct {
+	AggregationBits bitfield.Bitvector512 `ssz-size:"64"`
+	Data            *PayloadAttestationData
+	Signature       [96]byte `ssz-size:"96"`
+}

@@ -8,9 +8,10 @@ import (
 // sszgen from the struct tags. Attestation, MinimalAttestation and
 // Phase0Attestation are excluded: their encodings are generated for the
 // unexported shapes in shapes.go, wrapped by the hand-written methods in
-// codec.go, which add the checks sszgen does not make.
+// codec.go, which add the checks sszgen does not make; so are the Gloas
+// PayloadAttestationData and PayloadAttestation (gloas_codec.go).
 //
-//go:generate go run github.com/ferranbt/fastssz/sszgen@v0.1.4 --path . --exclude-objs Attestation,MinimalAttestation,Phase0Attestation
+//go:generate go run github.com/ferranbt/fastssz/sszgen@v0.1.4 --path . --exclude-objs Attestation,MinimalAttestation,Phase0Attestation,PayloadAttestationData,PayloadAttestation
 
 // Preset values used by the containers of this package.
 const (

@@ -36,6 +36,9 @@ var (
 	// DomainAggregateAndProof (0x06000000) is the domain type of
 	// SignedAggregateAndProof signatures.
 	DomainAggregateAndProof = DomainType{0x06, 0x00, 0x00, 0x00}
+	// DomainPTCAttester (0x0C000000) is the Gloas domain type of payload
+	// attestations (PayloadAttestationData signatures of the PTC).
+	DomainPTCAttester = DomainType{0x0C, 0x00, 0x00, 0x00}
 )
 
 // Errors returned by this package. Returned errors wrap them and can be
