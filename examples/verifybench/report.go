@@ -37,7 +37,7 @@ const (
 
 // Size of the chart in pixels (at chartDPI).
 const (
-	chartWidthPx  = 1000
+	chartWidthPx  = 1500
 	chartHeightPx = 600
 	chartDPI      = 96
 )
@@ -68,10 +68,24 @@ const (
 	unitUsPerSig   = "us/signature"
 	unitUsPerPoint = "us/point"
 	unitMsPerCall  = "ms/call"
+	unitRatio      = "ratio"
 )
 
+// The ratios of the same-root and mixed tables, as named in the CSV: (c)'s
+// time over (d)'s, taken within each repetition.
+const (
+	ratioC64  = "c/d64"
+	ratioC128 = "c/d128"
+)
+
+// ratioLines are the lines of the chart's ratio panel.
+var ratioLines = []struct{ name, label string }{
+	{ratioC64, "(c) / (d) 64-bit"},
+	{ratioC128, "(c) / (d) 128-bit"},
+}
+
 // measurement is one number verifybench prints: the median of Runs timed
-// runs. N is the number of sets in the call (same-root, mixed, bisection), K
+// runs (Value) and the least and greatest of them (Min, Max). N is the number of sets in the call (same-root, mixed, bisection), K
 // the number of points (subgroup) and B the number of invalid sets
 // (bisection); the ones a table lacks are zero and written empty.
 type measurement struct {
@@ -80,6 +94,8 @@ type measurement struct {
 	N, K   int
 	B      int
 	Value  float64
+	Min    float64
+	Max    float64
 	Unit   string
 	Runs   int
 }
@@ -167,7 +183,7 @@ func writeFile(path string, write func(io.Writer) error) error {
 	return nil
 }
 
-var csvHeader = []string{"table", "method", "n", "k", "b", "value", "unit", "runs",
+var csvHeader = []string{"table", "method", "n", "k", "b", "value", "min", "max", "unit", "runs",
 	"date", "gomaxprocs", "goos", "goarch", "cpu"}
 
 // writeCSV writes a header and one row per measurement, each row carrying
@@ -186,8 +202,9 @@ func writeCSV(w io.Writer, m machine, ms []measurement) error {
 	}
 	date := m.Date.Format(time.RFC3339)
 	for _, x := range ms {
+		num := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 		rec := []string{x.Table, x.Method, count(x.N), count(x.K), strconv.Itoa(x.B),
-			strconv.FormatFloat(x.Value, 'g', -1, 64), x.Unit, strconv.Itoa(x.Runs),
+			num(x.Value), num(x.Min), num(x.Max), x.Unit, strconv.Itoa(x.Runs),
 			date, strconv.Itoa(m.GOMAXPROCS), m.GOOS, m.GOARCH, m.CPU}
 		if x.Table != tableBisection {
 			rec[4] = ""
@@ -200,11 +217,41 @@ func writeCSV(w io.Writer, m machine, ms []measurement) error {
 	return cw.Error()
 }
 
-// writeChart draws the same-root table: microseconds per signature against
-// group size, one line per method, both axes logarithmic, the legend to the
-// right of the plot. Non-positive values cannot sit on a log axis and are
-// left out.
+// writeChart draws the same-root table in two panels: on the left,
+// microseconds per signature against group size, one line per method with
+// the range of the runs as error bars, both axes logarithmic, the legend to
+// its right; on the right, the ratios (c)/(d), each taken within a
+// repetition, with their range. Non-positive values cannot sit on a log axis
+// and are left out.
 func writeChart(w io.Writer, m machine, ms []measurement) error {
+	abs, legend, err := absolutePlot(m, ms)
+	if err != nil {
+		return err
+	}
+	ratio, err := ratioPlot(ms)
+	if err != nil {
+		return err
+	}
+	img := image.NewRGBA(image.Rect(0, 0, chartWidthPx, chartHeightPx))
+	cv := vgimg.NewWith(vgimg.UseImage(img), vgimg.UseDPI(chartDPI))
+	dc := draw.New(cv)
+	width := dc.Max.X - dc.Min.X
+	left := draw.Crop(dc, 0, -width*(1-absoluteShare), 0, 0)
+	right := draw.Crop(dc, width*absoluteShare, 0, 0, 0)
+	drawWithLegend(abs, legend, left, sizeLabel)
+	drawWithLegend(ratio, nil, right, sizeLabel)
+	_, err = vgimg.PngCanvas{Canvas: cv}.WriteTo(w)
+	return err
+}
+
+// absoluteShare is the part of the chart's width the absolute panel and its
+// legend take; the ratio panel has the rest.
+const absoluteShare = 0.66
+
+// sizeLabel is the x label of both panels.
+const sizeLabel = "signatures sharing one signing root (n, log scale)"
+
+func absolutePlot(m machine, ms []measurement) (*plot.Plot, *plot.Legend, error) {
 	p := plot.New()
 	where := fmt.Sprintf("GOMAXPROCS=%d, %s/%s", m.GOMAXPROCS, m.GOOS, m.GOARCH)
 	if m.CPU != "" {
@@ -216,13 +263,9 @@ func writeChart(w io.Writer, m machine, ms []measurement) error {
 			runs = max(runs, x.Runs)
 		}
 	}
-	p.Title.Text = fmt.Sprintf("attpool verifybench: same-root groups, medians of %d runs\n%s, %s",
+	p.Title.Text = fmt.Sprintf("attpool verifybench: same-root groups, medians of %d interleaved runs (bars: min-max)\n%s, %s",
 		runs, m.Date.Format("2006-01-02 15:04 MST"), where)
 	p.Title.Padding = vg.Points(8)
-	// The x label is drawn below the plot by hand: gonum sizes a centred
-	// axis label at the arithmetic middle of the range, which on a log axis
-	// sits far right and needlessly shrinks the plot.
-	xLabel := "signatures sharing one signing root (n, log scale)"
 	p.Y.Label.Text = "µs per signature (log scale)"
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 
@@ -232,65 +275,165 @@ func writeChart(w io.Writer, m machine, ms []measurement) error {
 	legend.ThumbnailWidth = vg.Points(24)
 
 	p.Add(plotter.NewGrid())
-	var xs, ys []float64
-	style := 0
-	for _, meth := range methods {
-		var pts plotter.XYs
-		for _, x := range ms {
-			if x.Table == tableSameRoot && x.Method == meth.name && x.N > 0 && x.Value > 0 &&
-				!math.IsInf(x.Value, 0) && !math.IsNaN(x.Value) {
-				pts = append(pts, plotter.XY{X: float64(x.N), Y: x.Value})
-			}
-		}
-		if len(pts) == 0 {
-			continue
-		}
-		slices.SortFunc(pts, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
-		line, points, err := plotter.NewLinePoints(pts)
-		if err != nil {
-			return err
-		}
-		c := lineColors[style%len(lineColors)]
-		line.Color, points.Color = c, c
-		line.Width = vg.Points(1.5)
-		if style >= len(lineColors) || meth.name == "floor" {
-			line.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
-		}
-		points.Shape = glyphs[style%len(glyphs)]
-		points.Radius = vg.Points(3)
-		style++
-		p.Add(line, points)
-		legend.Add(meth.label, line, points)
-		for _, q := range pts {
-			xs, ys = append(xs, q.X), append(ys, q.Y)
-		}
+	xs, ys, err := addLines(p, &legend, ms, methods, true, 0)
+	if err != nil {
+		return nil, nil, err
 	}
 	if len(xs) == 0 {
-		return errors.New("no same-root measurements to chart")
+		return nil, nil, errors.New("no same-root measurements to chart")
 	}
-	p.X.Min, p.X.Max = slices.Min(xs)/1.25, slices.Max(xs)*1.25
-	p.X.Tick.Marker = sizeTicks(xs)
+	setLogX(p, xs)
 	p.Y.Min, p.Y.Max = niceBelow(slices.Min(ys)), niceAbove(slices.Max(ys))
 	if p.Y.Min == p.Y.Max { // one value, on a 1-2-5 mark
 		p.Y.Min, p.Y.Max = niceBelow(p.Y.Min*0.9), niceAbove(p.Y.Max*1.1)
 	}
 	p.Y.Tick.Marker = logTicks{}
+	return p, &legend, nil
+}
 
-	img := image.NewRGBA(image.Rect(0, 0, chartWidthPx, chartHeightPx))
-	cv := vgimg.NewWith(vgimg.UseImage(img), vgimg.UseDPI(chartDPI))
-	dc := draw.New(cv)
-	// The legend gets the right-hand part of the canvas, the plot the rest.
-	legendWidth := legendExtent(&legend, dc) + vg.Points(16)
+// ratioPlot draws the (c)/(d) ratios of the same-root table on a linear
+// axis with a line at 1 (above it attpool is faster). It has its legend in
+// its top left corner.
+func ratioPlot(ms []measurement) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = "Lodestar/Nimbus method over attpool's\n(ratio within each run; bars: min-max)"
+	p.Title.Padding = vg.Points(8)
+	p.Y.Label.Text = "(c) time / (d) time"
+	p.X.Scale = plot.LogScale{}
+	p.Legend.Top, p.Legend.Left = true, true
+	p.Legend.ThumbnailWidth = vg.Points(24)
+	p.Legend.XOffs, p.Legend.YOffs = vg.Points(8), -vg.Points(6)
+	p.Add(plotter.NewGrid())
+	// The colours of (d) 64 and 128 bits on the left panel.
+	xs, ys, err := addLines(p, &p.Legend, ms, ratioLines, false, 3)
+	if err != nil {
+		return nil, err
+	}
+	if len(xs) == 0 {
+		return nil, errors.New("no same-root ratios to chart")
+	}
+	one := plotter.NewFunction(func(float64) float64 { return 1 })
+	one.Color = color.Gray{128}
+	one.Dashes = []vg.Length{vg.Points(2), vg.Points(2)}
+	p.Add(one)
+	setLogX(p, xs)
+	p.Y.Min = math.Min(0, slices.Min(ys))
+	p.Y.Max = math.Max(1.2, slices.Max(ys)*1.15) // room for the legend
+	return p, nil
+}
+
+// series returns the same-root measurements of method, sorted by n, with
+// their ranges as error bars relative to the medians. positive leaves out
+// what a log axis cannot show.
+func series(ms []measurement, method string, positive bool) (plotter.XYs, plotter.YErrors) {
+	var rows []measurement
+	for _, x := range ms {
+		ok := x.Table == tableSameRoot && x.Method == method && x.N > 0 && finite(x.Value)
+		if ok && positive {
+			ok = x.Value > 0
+		}
+		if ok {
+			rows = append(rows, x)
+		}
+	}
+	slices.SortFunc(rows, func(a, b measurement) int { return cmp.Compare(a.N, b.N) })
+	pts := make(plotter.XYs, len(rows))
+	errs := make(plotter.YErrors, len(rows))
+	for i, x := range rows {
+		pts[i] = plotter.XY{X: float64(x.N), Y: x.Value}
+		lo, hi := x.Min, x.Max
+		if !finite(lo) || !finite(hi) || lo > x.Value || hi < x.Value || (positive && lo <= 0) { // no range recorded
+			lo, hi = x.Value, x.Value
+		}
+		errs[i].Low, errs[i].High = x.Value-lo, hi-x.Value
+	}
+	return pts, errs
+}
+
+// addLines draws the same-root series of every line that has measurements,
+// line i in style firstStyle+i, and returns the x values and the ends of the
+// error bars, for the axes' ranges. positive leaves out what a log axis
+// cannot show; the floor is dashed.
+func addLines(p *plot.Plot, legend *plot.Legend, ms []measurement, lines []struct{ name, label string }, positive bool, firstStyle int) (xs, ys []float64, err error) {
+	for i, l := range lines {
+		pts, errs := series(ms, l.name, positive)
+		if len(pts) == 0 {
+			continue
+		}
+		if err := addSeries(p, legend, l.label, pts, errs, firstStyle+i, l.name == "floor"); err != nil {
+			return nil, nil, err
+		}
+		xs, ys = extent(xs, ys, pts, errs)
+	}
+	return xs, ys, nil
+}
+
+// extent appends the x values of pts and the ends of their error bars to xs
+// and ys, for the axes' ranges.
+func extent(xs, ys []float64, pts plotter.XYs, errs plotter.YErrors) ([]float64, []float64) {
+	for i, q := range pts {
+		xs = append(xs, q.X)
+		ys = append(ys, q.Y-errs[i].Low, q.Y+errs[i].High)
+	}
+	return xs, ys
+}
+
+func finite(v float64) bool { return !math.IsInf(v, 0) && !math.IsNaN(v) }
+
+// addSeries draws one line with its points and error bars in the colour and
+// glyph of style, dashed when asked, and enters it in legend.
+func addSeries(p *plot.Plot, legend *plot.Legend, label string, pts plotter.XYs, errs plotter.YErrors, style int, dashed bool) error {
+	line, points, err := plotter.NewLinePoints(pts)
+	if err != nil {
+		return err
+	}
+	bars, err := plotter.NewYErrorBars(struct {
+		plotter.XYs
+		plotter.YErrors
+	}{pts, errs})
+	if err != nil {
+		return err
+	}
+	c := lineColors[style%len(lineColors)]
+	line.Color, points.Color, bars.Color = c, c, c
+	line.Width = vg.Points(1.5)
+	bars.Width = vg.Points(1)
+	bars.CapWidth = vg.Points(6)
+	if dashed || style >= len(lineColors) {
+		line.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+	}
+	points.Shape = glyphs[style%len(glyphs)]
+	points.Radius = vg.Points(3)
+	p.Add(line, points, bars)
+	legend.Add(label, line, points)
+	return nil
+}
+
+// setLogX puts the measured sizes on a log x axis with a margin.
+func setLogX(p *plot.Plot, xs []float64) {
+	p.X.Min, p.X.Max = slices.Min(xs)/1.25, slices.Max(xs)*1.25
+	p.X.Tick.Marker = sizeTicks(xs)
+}
+
+// drawWithLegend draws p into c with xLabel below it and, when legend is not
+// nil, the legend in a column at c's right. The x label is drawn by hand:
+// gonum sizes a centred axis label at the arithmetic middle of the range,
+// which on a log axis sits far right and needlessly shrinks the plot.
+func drawWithLegend(p *plot.Plot, legend *plot.Legend, c draw.Canvas, xLabel string) {
+	legendWidth := vg.Length(0)
+	if legend != nil {
+		legendWidth = legendExtent(legend, c) + vg.Points(16)
+	}
 	xStyle := p.X.Label.TextStyle
 	xStyle.XAlign, xStyle.YAlign = draw.XCenter, draw.YBottom
 	xLabelHeight := xStyle.Height(xLabel) + vg.Points(6)
-	plotArea := draw.Crop(dc, 0, -legendWidth, xLabelHeight, 0)
+	plotArea := draw.Crop(c, 0, -legendWidth, xLabelHeight, 0)
 	p.Draw(plotArea)
-	dc.FillText(xStyle, vg.Point{X: (plotArea.Min.X + plotArea.Max.X) / 2, Y: dc.Min.Y + vg.Points(4)}, xLabel)
-	area := draw.Crop(dc, dc.Max.X-dc.Min.X-legendWidth+vg.Points(8), -vg.Points(8), 0, -vg.Points(48))
-	legend.Draw(area)
-	_, err := vgimg.PngCanvas{Canvas: cv}.WriteTo(w)
-	return err
+	c.FillText(xStyle, vg.Point{X: (plotArea.Min.X + plotArea.Max.X) / 2, Y: c.Min.Y + vg.Points(4)}, xLabel)
+	if legend != nil {
+		area := draw.Crop(c, c.Max.X-c.Min.X-legendWidth+vg.Points(8), -vg.Points(8), 0, -vg.Points(48))
+		legend.Draw(area)
+	}
 }
 
 func legendExtent(l *plot.Legend, c draw.Canvas) vg.Length {

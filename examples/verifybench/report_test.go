@@ -5,6 +5,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -25,7 +26,11 @@ func fakeResults(sizes []int) []measurement {
 			if meth == "a-alone" {
 				v = 1200
 			}
-			add(measurement{Table: tableSameRoot, Method: meth, N: n, Value: v, Unit: unitUsPerSig})
+			add(measurement{Table: tableSameRoot, Method: meth, N: n, Value: v, Min: v * 0.9, Max: v * 1.2, Unit: unitUsPerSig})
+		}
+		for j, r := range []string{ratioC64, ratioC128} {
+			v := 1 + float64(i)/2 - float64(j)/4
+			add(measurement{Table: tableSameRoot, Method: r, N: n, Value: v, Min: v - 0.1, Max: v + 0.2, Unit: unitRatio})
 		}
 	}
 	add(measurement{Table: tableMixed, Method: "d-attpool-64", N: 4352, Value: 80, Unit: unitUsPerSig})
@@ -73,9 +78,14 @@ func TestWriteReport(t *testing.T) {
 	}
 	for i, r := range rows {
 		m := ms[i]
-		v, err := strconv.ParseFloat(r[col["value"]], 64)
-		if err != nil || v != m.Value {
-			t.Errorf("row %d value %q, want %v", i, r[col["value"]], m.Value)
+		for _, c := range []struct {
+			name string
+			want float64
+		}{{"value", m.Value}, {"min", m.Min}, {"max", m.Max}} {
+			v, err := strconv.ParseFloat(r[col[c.name]], 64)
+			if err != nil || v != c.want {
+				t.Errorf("row %d %s %q, want %v", i, c.name, r[col[c.name]], c.want)
+			}
 		}
 		if r[col["table"]] != m.Table || r[col["method"]] != m.Method || r[col["unit"]] != m.Unit || r[col["runs"]] != "3" {
 			t.Errorf("row %d = %q for %+v", i, r, m)
@@ -116,18 +126,18 @@ func TestWriteReport(t *testing.T) {
 // A quick run's chart may have one size and values a log axis cannot show.
 func TestChartEdgeCases(t *testing.T) {
 	ms := fakeResults([]int{16})
-	ms[1].Value = 0 // left out of the chart, kept in the CSV
+	ms[1].Value = 0             // left out of the chart, kept in the CSV
+	ms[2].Min, ms[2].Max = 0, 0 // no range: drawn without error bars
 	if err := writeReport(t.TempDir(), fakeMachine(), ms); err != nil {
 		t.Fatal(err)
 	}
-	var none []measurement
-	for _, m := range ms {
-		if m.Table != tableSameRoot {
-			none = append(none, m)
-		}
-	}
+	none := slices.DeleteFunc(slices.Clone(ms), func(m measurement) bool { return m.Table == tableSameRoot })
 	if err := writeReport(t.TempDir(), fakeMachine(), none); err == nil {
 		t.Fatal("no same-root measurements: no error")
+	}
+	noRatios := slices.DeleteFunc(slices.Clone(ms), func(m measurement) bool { return m.Unit == unitRatio })
+	if err := writeReport(t.TempDir(), fakeMachine(), noRatios); err == nil {
+		t.Fatal("no ratios: no error")
 	}
 }
 

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"slices"
+	"testing"
+	"time"
+)
+
+// TestInterleave checks that every repetition runs every method once, the
+// first method rotating, and that each method gets one time per run.
+func TestInterleave(t *testing.T) {
+	b := &bench{runs: 4}
+	var order []int
+	f := func(i int) func() {
+		return func() {
+			order = append(order, i)
+			time.Sleep(31 * time.Millisecond) // one call per run
+		}
+	}
+	d := b.interleave(f(0), f(1), f(2))
+	if len(d) != 3 {
+		t.Fatalf("%d timings, want 3", len(d))
+	}
+	for i := range d {
+		if len(d[i]) != b.runs {
+			t.Fatalf("method %d: %d runs, want %d", i, len(d[i]), b.runs)
+		}
+		for _, x := range d[i] {
+			if x < 31*time.Millisecond {
+				t.Errorf("method %d: run of %v, shorter than its call", i, x)
+			}
+		}
+	}
+	want := []int{0, 1, 2 /* warm-up */, 0, 1, 2, 1, 2, 0, 2, 0, 1, 0, 1, 2}
+	if !slices.Equal(order, want) {
+		t.Fatalf("calls in order %v, want %v", order, want)
+	}
+}
+
+func TestStatOf(t *testing.T) {
+	s := statOf([]float64{5, 1, 4, 2, 3})
+	if s != (stat{median: 3, min: 1, max: 5}) {
+		t.Fatalf("statOf = %+v", s)
+	}
+	if got := s.spread(1); got != "1.0-5.0" {
+		t.Fatalf("spread %q", got)
+	}
+}
