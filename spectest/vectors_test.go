@@ -5,18 +5,16 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/attpool/attpool/internal/testenv"
 	"github.com/attpool/attpool/spectest"
 )
 
 // TestConsensusSpecTests runs every case under $CONSENSUS_SPEC_TESTS (a
-// consensus-spec-tests "tests" folder) as a subtest named handler/case. It
+// consensus-spec-tests "tests" folder; a relative path is taken from the
+// repository root) as a subtest named handler/case. It
 // fails on any failed or skipped case, and on a handler folder with no case.
 func TestConsensusSpecTests(t *testing.T) {
-	root := os.Getenv("CONSENSUS_SPEC_TESTS")
-	if root == "" {
-		t.Skip("CONSENSUS_SPEC_TESTS is not set: set it to a consensus-spec-tests `tests` folder " +
-			"(e.g. CONSENSUS_SPEC_TESTS=/work/shared/spec-tests/tests) to run the official vectors")
-	}
+	root := testenv.SpecTests(t)
 	cases, err := spectest.Discover(root)
 	if err != nil {
 		t.Fatal(err)

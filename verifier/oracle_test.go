@@ -30,6 +30,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/internal/testenv"
 )
 
 // oracleDST is the ciphersuite's domain separation tag, written out here
@@ -689,22 +690,15 @@ func smallOrderPoint(t testing.TB, ell int64) crypto.G2 {
 	return crypto.G2{}
 }
 
-// oracleSpecDir finds the consensus-spec-tests folder: $CONSENSUS_SPEC_TESTS
-// or the shared copy beside the repository.
-func oracleSpecDir() string {
-	if d := os.Getenv("CONSENSUS_SPEC_TESTS"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "shared", "spec-tests", "tests")
-}
-
 // oracleSpecVectors runs the oracle on the official BLS vectors: verify,
 // deserialization_G1 (KeyValidate), deserialization_G2 (signature_to_point
-// with the subgroup check) and hash_to_G2.
+// with the subgroup check) and hash_to_G2. The folder is
+// $CONSENSUS_SPEC_TESTS, a relative path taken from the repository root
+// (testenv skips when it is unset and fails when it names no folder).
 func oracleSpecVectors(t *testing.T) {
-	base := filepath.Join(oracleSpecDir(), "general", "phase0", "bls")
+	base := filepath.Join(testenv.SpecTests(t), "general", "phase0", "bls")
 	if _, err := os.Stat(base); err != nil {
-		t.Skipf("no consensus BLS vectors at %s (set CONSENSUS_SPEC_TESTS)", base)
+		t.Fatalf("no consensus BLS vectors at %s: %v", base, err)
 	}
 	type vec struct {
 		Input  map[string]any `yaml:"input"`
