@@ -206,6 +206,19 @@ func TestDeserializationCases(t *testing.T) {
 	wantPass(t, runOne(t, blsCase(t, "deserialization_G2", "input: {signature: "+sig[2:]+"}\noutput: false\n")))
 }
 
+// TestDeserializationInfinity: the specs' deserialization accepts the point
+// at infinity in both groups (bls12-381-tests'
+// deserialization_succeeds_infinity_with_true_b_flag), although KeyValidate
+// rejects it as a public key; a set b flag with anything else set fails.
+func TestDeserializationInfinity(t *testing.T) {
+	inf := func(n int) string { return "'0xc0" + strings.Repeat("00", n-1) + "'" }
+	wantPass(t, runOne(t, blsCase(t, "deserialization_G1", "input: {pubkey: "+inf(48)+"}\noutput: true\n")))
+	wantFail(t, runOne(t, blsCase(t, "deserialization_G1", "input: {pubkey: "+inf(48)+"}\noutput: false\n")), "want false")
+	wantPass(t, runOne(t, blsCase(t, "deserialization_G2", "input: {signature: "+inf(96)+"}\noutput: true\n")))
+	bad := "'0xc1" + strings.Repeat("00", 47) + "'"
+	wantPass(t, runOne(t, blsCase(t, "deserialization_G1", "input: {pubkey: "+bad+"}\noutput: false\n")))
+}
+
 // sszCase writes an ssz_static case for value v (encoded by the package under
 // test) in a new tree, with value.yaml and roots.yaml as given.
 func sszCase(t *testing.T, fork, preset, typ string, ssz []byte, valueYAML, rootsYAML string) string {
