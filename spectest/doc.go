@@ -10,10 +10,13 @@
 //
 //	CONSENSUS_SPEC_TESTS=/path/to/consensus-spec-tests/tests go test ./spectest/
 //
-// (without the variable the vector test skips itself and says so), or as a
-// command that prints per-handler counts:
+// (a relative path is taken from the repository root, so the README's
+// CONSENSUS_SPEC_TESTS=../shared/spec-tests/tests works from every package;
+// without the variable the vector test skips itself and says so, and a
+// variable naming no folder fails it), or as a command that prints
+// per-handler counts and fails when no case ran:
 //
-//	go run ./spectest/cmd/spectest -dir /path/to/consensus-spec-tests/tests
+//	go run ./spectest/cmd/spectest /path/to/consensus-spec-tests/tests
 //
 // The folder given is a "tests" folder laid out as
 // <preset>/<fork>/<runner>/<handler>/<suite>/<case>/, for example
@@ -29,7 +32,10 @@
 // the format of ethereum/bls12-381-tests). They follow the specs: an input
 // that does not decode makes a verification false, and an output of null
 // means the operation must fail. Hex inputs are accepted with or without
-// the 0x prefix. hash_to_G2 uses the case's own DST when it gives one
+// the 0x prefix. deserialization_G1 and deserialization_G2 follow the specs'
+// deserialization ([crypto.DeserializeG1], [crypto.DeserializeG2]): the
+// point at infinity deserializes in both groups, although KeyValidate
+// rejects it as a public key. hash_to_G2 uses the case's own DST when it gives one
 // (input key "dst"), and otherwise the RFC 9380 test DST
 // "QUUX-V01-CS02-with-BLS12381G2_XMD:SHA-256_SSWU_RO_".
 //

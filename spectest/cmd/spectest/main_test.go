@@ -28,6 +28,8 @@ func TestUsageErrors(t *testing.T) {
 	for name, args := range map[string][]string{
 		"no dir":      nil,
 		"unknown arg": {"-dir", t.TempDir(), "extra"},
+		"two args":    {t.TempDir(), t.TempDir()},
+		"empty arg":   {""},
 		"bad flag":    {"-nope"},
 		"missing dir": {"-dir", filepath.Join(t.TempDir(), "missing")},
 		"no case":     {"-dir", t.TempDir()},
@@ -75,5 +77,55 @@ func TestOutput(t *testing.T) {
 	}
 	if l := lastLine(out.String()); l != "1 passed, 0 failed, 1 skipped" {
 		t.Errorf("last line %q", l)
+	}
+}
+
+func TestHelpExitsZero(t *testing.T) {
+	for _, arg := range []string{"-h", "-help", "--help"} {
+		var out, errOut bytes.Buffer
+		if code := run([]string{arg}, &out, &errOut); code != 0 {
+			t.Errorf("%s: exit %d, want 0", arg, code)
+		}
+		if !strings.Contains(out.String(), "usage: spectest") {
+			t.Errorf("%s: stdout %q lacks the usage", arg, out.String())
+		}
+	}
+}
+
+func TestPositionalDir(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "general/phase0/bls/aggregate/bls/right/data.yaml", "input: []\noutput: null\n")
+	var out, errOut bytes.Buffer
+	if code := run([]string{root}, &out, &errOut); code != 0 {
+		t.Errorf("exit %d, want 0 (stderr %q)", code, errOut.String())
+	}
+	if l := lastLine(out.String()); l != "1 passed, 0 failed, 0 skipped" {
+		t.Errorf("last line %q", l)
+	}
+}
+
+// TestNoCaseRan: a folder whose cases are all skipped, such as the folder
+// above tests/, is an error that names the layout wanted and the tests
+// folder below.
+func TestNoCaseRan(t *testing.T) {
+	above := t.TempDir()
+	write(t, above, "tests/general/phase0/bls/aggregate/bls/right/data.yaml", "input: []\noutput: null\n")
+	write(t, above, "tests/general/phase0/bls/verify/bls/other/data.yaml", "input: []\noutput: null\n")
+	var out, errOut bytes.Buffer
+	if code := run([]string{above}, &out, &errOut); code != 2 {
+		t.Errorf("exit %d, want 2", code)
+	}
+	msg := errOut.String()
+	for _, want := range []string{"no case ran under " + above, "<preset>/<fork>/<runner>/<handler>/<suite>/<case>/",
+		"did you mean " + filepath.Join(above, "tests")} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, msg)
+		}
+	}
+	// The tests folder itself runs.
+	out.Reset()
+	errOut.Reset()
+	if code := run([]string{"-dir", filepath.Join(above, "tests")}, &out, &errOut); code == 2 {
+		t.Errorf("tests folder: exit 2 (stderr %q)", errOut.String())
 	}
 }
