@@ -287,12 +287,15 @@ func TestSSZStaticBitlistAsHex(t *testing.T) {
 }
 
 func TestRegistryCoversEveryContainer(t *testing.T) {
-	for _, fork := range []string{"phase0", "electra"} {
+	for _, fork := range []string{"phase0", "electra", "gloas"} {
 		for _, preset := range []string{"mainnet", "minimal"} {
 			names := []string{"Checkpoint", "AttestationData", "Fork", "ForkData", "SigningData",
 				"Attestation", "IndexedAttestation", "AggregateAndProof", "SignedAggregateAndProof"}
-			if fork == "electra" {
+			if fork != "phase0" {
 				names = append(names, "SingleAttestation")
+			}
+			if fork == "gloas" {
+				names = append(names, "PayloadAttestationData", "PayloadAttestationMessage", "PayloadAttestation")
 			}
 			for _, name := range names {
 				f, ok := spectest.SSZType(fork, preset, name)
@@ -314,6 +317,9 @@ func TestRegistryCoversEveryContainer(t *testing.T) {
 	}
 	if _, ok := spectest.SSZType("phase0", "mainnet", "SingleAttestation"); ok {
 		t.Error("phase0 has no SingleAttestation")
+	}
+	if _, ok := spectest.SSZType("fulu", "mainnet", "PayloadAttestationData"); ok {
+		t.Error("fulu has no PayloadAttestationData")
 	}
 	if len(spectest.SSZTypes()) == 0 || len(spectest.BLSHandlers()) == 0 {
 		t.Error("empty registries")
@@ -371,4 +377,40 @@ func TestSignCase(t *testing.T) {
 	wantPass(t, runOne(t, blsCase(t, "sign", data(hex.EncodeToString(b[:]), "'0x"+sig+"'"))))
 	wantFail(t, runOne(t, blsCase(t, "sign", data(hex.EncodeToString(b[:]), "null"))), "want an error")
 	wantPass(t, runOne(t, blsCase(t, "sign", data(strings.Repeat("00", 32), "null"))))
+}
+
+// TestGloasSSZStaticFixture runs the Gloas ssz_static fixture of
+// testdata/gloas-ssz-static (made by testdata/gengloas from the SSZ spec,
+// independently of package attestation; see testdata/README.md): every case
+// must run and pass, and a corrupted copy of a case must fail.
+func TestGloasSSZStaticFixture(t *testing.T) {
+	const dir = "testdata/gloas-ssz-static"
+	results, err := spectest.Run(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	handlers, total := spectest.Tally(results)
+	if total.Failed != 0 || total.Skipped != 0 || total.Passed != 24 || len(handlers) != 6 {
+		for _, r := range results {
+			if !r.Passed() {
+				t.Errorf("%s %s: %v %s", r.Handler, r.Case, r.Err, r.Reason)
+			}
+		}
+		t.Fatalf("%d handlers, %v; want 6 handlers, 24 passed", len(handlers), total)
+	}
+	// Change one value of a PayloadAttestation case: its value.yaml no
+	// longer matches.
+	src := filepath.Join(dir, "mainnet/gloas/ssz_static/PayloadAttestation/ssz_random/case_2")
+	tmp := t.TempDir()
+	for _, name := range []string{"serialized.ssz_snappy", "roots.yaml", "value.yaml"} {
+		b, err := os.ReadFile(filepath.Join(src, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name == "value.yaml" {
+			b = []byte(strings.Replace(string(b), "payload_present: true", "payload_present: false", 1))
+		}
+		writeFile(t, tmp, "mainnet/gloas/ssz_static/PayloadAttestation/ssz_random/case_2/"+name, string(b))
+	}
+	wantFail(t, runOne(t, tmp), "payload_present")
 }

@@ -72,18 +72,28 @@ func init() {
 			"SignedAggregateAndProof": func() Object { return new(attestation.MinimalSignedAggregateAndProof) },
 		},
 	}
+	// Gloas (EIP-7732) keeps the Electra attestation containers and adds the
+	// payload timeliness committee's (the same in both presets).
+	gloas := map[string]func() Object{
+		"PayloadAttestationData":    func() Object { return new(attestation.PayloadAttestationData) },
+		"PayloadAttestationMessage": func() Object { return new(attestation.PayloadAttestationMessage) },
+		"PayloadAttestation":        func() Object { return new(attestation.PayloadAttestation) },
+	}
 	for _, preset := range []string{"mainnet", "minimal"} {
-		for _, fork := range []string{"phase0", "altair", "bellatrix", "capella", "deneb", "electra", "fulu"} {
+		for _, fork := range []string{"phase0", "altair", "bellatrix", "capella", "deneb", "electra", "fulu", "gloas"} {
 			for name, f := range common {
 				sszTypes[TypeKey{fork, preset, name}] = f
 			}
 			specific := phase0
-			if fork == "electra" || fork == "fulu" {
+			if fork == "electra" || fork == "fulu" || fork == "gloas" {
 				specific = electra[preset]
 			}
 			for name, f := range specific {
 				sszTypes[TypeKey{fork, preset, name}] = f
 			}
+		}
+		for name, f := range gloas {
+			sszTypes[TypeKey{"gloas", preset, name}] = f
 		}
 	}
 }
