@@ -15,11 +15,17 @@
 //     loops per root.
 //   - [Decompress]: parallel decompression alone, the floor under every
 //     method.
+//
+// [Prysm], [Lighthouse], [Lodestar] and [Teku] wrap these into each client's
+// whole method, a failing batch included, as pool.SignatureVerifier
+// implementations with exact per-set verdicts, for benchmarks that run the
+// pool as the clients verify (clients.go).
 package baseline
 
 import (
 	crand "crypto/rand"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/attpool/attpool/crypto"
@@ -49,15 +55,42 @@ func parallel(n int, f func(i int)) {
 	wg.Wait()
 }
 
-// Individual verifies every set alone, in parallel: decompression, subgroup
-// check, hash to G2, two Miller loops and a final exponentiation each.
+// Individual verifies every set alone, in parallel: decompression (or the
+// subgroup check of a set's Decoded point), hash to G2, two Miller loops and
+// a final exponentiation each.
 func Individual(sets []verifier.Set) []bool {
 	out := make([]bool, len(sets))
 	parallel(len(sets), func(i int) {
-		sig, err := crypto.SignatureFromBytes(sets[i].Signature[:])
-		out[i] = err == nil && crypto.Verify(sets[i].PublicKey, sets[i].Root[:], sig)
+		sig, ok := signatureOf(&sets[i], true)
+		out[i] = ok && crypto.Verify(sets[i].PublicKey, sets[i].Root[:], sig)
 	})
 	return out
+}
+
+// signatureOf is a set's signature: its Decoded point when the caller
+// decoded it, else decoded from its bytes; with subgroup, only a point in G2
+// is ok.
+func signatureOf(s *verifier.Set, subgroup bool) (*crypto.Signature, bool) {
+	if s.Decoded != nil {
+		return s.Decoded, !subgroup || s.Decoded.InG2()
+	}
+	var sig crypto.Signature
+	var err error
+	if subgroup {
+		_, err = sig.SetBytes(s.Signature[:])
+	} else {
+		_, err = sig.SetBytesNoSubgroupCheck(s.Signature[:])
+	}
+	return &sig, err == nil
+}
+
+// signaturesOf is signatureOf of every set, in parallel; ok is false when any
+// set's is not ok.
+func signaturesOf(sets []verifier.Set, subgroup bool) (sigs []*crypto.Signature, ok bool) {
+	sigs = make([]*crypto.Signature, len(sets))
+	oks := make([]bool, len(sets))
+	parallel(len(sets), func(i int) { sigs[i], oks[i] = signatureOf(&sets[i], subgroup) })
+	return sigs, !slices.Contains(oks, false)
 }
 
 // Decompress decodes every signature in parallel (on-curve check only) and
@@ -78,27 +111,23 @@ func Decompress(sets []verifier.Set) int {
 }
 
 // DistinctMessages checks the whole batch as Prysm and Lighthouse do:
-// decompression in parallel, then one random-linear-combination check with a
-// Miller loop per set ([crypto.VerifyDistinctBatch]).
+// decompression in parallel (or the sets' Decoded points), then one
+// random-linear-combination check with a Miller loop per set
+// ([crypto.VerifyDistinctBatch], which checks the signatures' subgroups).
 func DistinctMessages(sets []verifier.Set) bool {
 	if len(sets) == 0 {
 		return true
 	}
-	in := make([][]byte, len(sets))
-	for i := range sets {
-		in[i] = sets[i].Signature[:]
+	sigs, ok := signaturesOf(sets, false)
+	if !ok {
+		return false
 	}
-	sigs, errs := crypto.SignaturesFromBytes(in, false)
 	pks := make([]*crypto.PublicKey, len(sets))
 	msgs := make([][]byte, len(sets))
-	ps := make([]*crypto.Signature, len(sets))
 	for i := range sets {
-		if errs[i] != nil {
-			return false
-		}
-		pks[i], msgs[i], ps[i] = sets[i].PublicKey, sets[i].Root[:], &sigs[i]
+		pks[i], msgs[i] = sets[i].PublicKey, sets[i].Root[:]
 	}
-	return crypto.VerifyDistinctBatch(pks, msgs, ps)
+	return crypto.VerifyDistinctBatch(pks, msgs, sigs)
 }
 
 // SameRoot checks the batch as Lodestar and Nimbus do: sets are grouped by
@@ -107,42 +136,63 @@ func DistinctMessages(sets []verifier.Set) bool {
 // multiplications, two Miller loops); single sets go to one
 // [DistinctMessages] batch.
 func SameRoot(sets []verifier.Set) bool {
-	groups := make(map[[32]byte][]int)
-	var order [][32]byte
-	for i := range sets {
-		if _, ok := groups[sets[i].Root]; !ok {
-			order = append(order, sets[i].Root)
-		}
-		groups[sets[i].Root] = append(groups[sets[i].Root], i)
-	}
 	var singles []verifier.Set
-	for _, root := range order {
-		idx := groups[root]
-		if len(idx) == 1 {
-			singles = append(singles, sets[idx[0]])
+	for _, g := range byRoot(sets) {
+		if len(g.idx) == 1 {
+			singles = append(singles, sets[g.idx[0]])
 			continue
 		}
-		if !sameRootGroup(sets, idx, root) {
+		if !sameRootGroup(g.sets(sets), g.root) {
 			return false
 		}
 	}
 	return len(singles) == 0 || DistinctMessages(singles)
 }
 
-func sameRootGroup(sets []verifier.Set, idx []int, root [32]byte) bool {
-	n := len(idx)
-	in := make([][]byte, n)
-	for k, i := range idx {
-		in[k] = sets[i].Signature[:]
+// rootGroup is the indices of the sets of one signing root.
+type rootGroup struct {
+	root [32]byte
+	idx  []int
+}
+
+func (g rootGroup) sets(all []verifier.Set) []verifier.Set {
+	out := make([]verifier.Set, len(g.idx))
+	for k, i := range g.idx {
+		out[k] = all[i]
 	}
-	sigs, errs := crypto.SignaturesFromBytes(in, true) // decompress + subgroup check
+	return out
+}
+
+// byRoot groups the sets by signing root, in the order the roots first
+// appear.
+func byRoot(sets []verifier.Set) []rootGroup {
+	at := make(map[[32]byte]int)
+	var groups []rootGroup
+	for i := range sets {
+		k, ok := at[sets[i].Root]
+		if !ok {
+			k = len(groups)
+			at[sets[i].Root] = k
+			groups = append(groups, rootGroup{root: sets[i].Root})
+		}
+		groups[k].idx = append(groups[k].idx, i)
+	}
+	return groups
+}
+
+func sameRootGroup(group []verifier.Set, root [32]byte) bool {
+	n := len(group)
+	sigs, ok := signaturesOf(group, true) // decompression + subgroup checks
+	if !ok {
+		return false
+	}
 	pks := make([]*crypto.G1Affine, n)
 	pts := make([]*crypto.G2Affine, n)
-	for k, i := range idx {
-		if errs[k] != nil || sets[i].PublicKey == nil {
+	for k := range group {
+		if group[k].PublicKey == nil {
 			return false
 		}
-		pks[k], pts[k] = sets[i].PublicKey.Point(), sigs[k].Point()
+		pks[k], pts[k] = group[k].PublicKey.Point(), sigs[k].Point()
 	}
 	scalars := make([]byte, 8*n)
 	if _, err := crand.Read(scalars); err != nil {
