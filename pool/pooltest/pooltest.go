@@ -124,6 +124,7 @@ func (n *Network) SlotMessages(slot uint64, faults float64, seed uint64) []Messa
 		panic(err)
 	}
 	h := crypto.HashToG2(root[:], crypto.DST)
+	fb := newFixedBase(&h)
 	cps, _ := n.Committees.CommitteeCountPerSlot(epoch)
 	var msgs []Message
 	for ci := range cps {
@@ -139,29 +140,16 @@ func (n *Network) SlotMessages(slot uint64, faults float64, seed uint64) []Messa
 	// Signing one message many times: hash it once, multiply per key.
 	parallel(len(msgs), func(i int) {
 		sk := n.Keys.SecretKey(msgs[i].Att.AttesterIndex)
-		msgs[i].Att.Signature = signHashed(sk, &h)
+		msgs[i].Att.Signature = fb.mul(sk.Bytes())
 	})
 	rng := rand.New(rand.NewPCG(seed, slot))
 	for i := range msgs {
 		if rng.Float64() < faults {
 			msgs[i].Valid = false
-			msgs[i].Att.Signature = signHashed(n.Keys.SecretKey((msgs[i].Att.AttesterIndex+1)%n.Validators), &h)
+			msgs[i].Att.Signature = fb.mul(n.Keys.SecretKey((msgs[i].Att.AttesterIndex + 1) % n.Validators).Bytes())
 		}
 	}
 	return msgs
-}
-
-// signHashed is crypto.Sign of a message whose hash to G2 is h: sk*h.
-func signHashed(sk *crypto.SecretKey, h *crypto.G2Affine) [96]byte {
-	be := sk.Bytes()
-	var le [32]byte
-	for i := range be {
-		le[i] = be[31-i]
-	}
-	q := h.Jacobian()
-	q.Mul(le[:], 255)
-	a := q.Affine()
-	return a.Bytes()
 }
 
 // DeriveKeys derives the keys of the validators in parallel.

@@ -1,0 +1,91 @@
+package pooltest
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/attpool/attpool/attestation"
+	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/ssz"
+	"github.com/attpool/attpool/verifier"
+	"github.com/attpool/attpool/verifier/baseline"
+)
+
+// BaselineAggregates verifies the signatures of msgs as Prysm and Lighthouse
+// do, the baseline of the aggregate benchmarks: per message, the sum of its
+// participants' keys and its three sets (selection proof, aggregator
+// signature, aggregate signature) in one distinct-message batch
+// (baseline.DistinctMessages), each set alone (baseline.Individual) if the
+// batch fails. The messages are spread over goroutines goroutines, as a
+// node's gossip validators run. valid[i] reports whether all three
+// signatures of msgs[i] are valid (false for a message too malformed to
+// have them); wall runs from the start to the last verdict.
+func (n *Network) BaselineAggregates(msgs []AggregateMsg, goroutines int) (valid []bool, wall time.Duration) {
+	valid = make([]bool, len(msgs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	t0 := time.Now()
+	for range max(1, goroutines) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(msgs) {
+					return
+				}
+				sets, ok := n.aggregateSets(msgs[i].Msg)
+				if !ok {
+					continue
+				}
+				valid[i] = baseline.DistinctMessages(sets[:])
+				if !valid[i] {
+					alone := baseline.Individual(sets[:])
+					valid[i] = alone[0] && alone[1] && alone[2]
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return valid, time.Since(t0)
+}
+
+// aggregateSets returns the three signature sets of sap, the participants'
+// key summed; ok is false when sap cannot have them.
+func (n *Network) aggregateSets(sap *attestation.SignedAggregateAndProof) (sets [3]verifier.Set, ok bool) {
+	if sap == nil || sap.Message == nil || sap.Message.Aggregate == nil || sap.Message.Aggregate.Data == nil {
+		return sets, false
+	}
+	aap := sap.Message
+	agg := aap.Aggregate
+	d := agg.Data
+	committees := agg.CommitteeBits.BitIndices()
+	if len(committees) != 1 || d.Target == nil {
+		return sets, false
+	}
+	committee, found := n.Committees.BeaconCommittee(d.Slot, uint64(committees[0]))
+	if !found || agg.AggregationBits.Len() != uint64(len(committee)) {
+		return sets, false
+	}
+	var pks []*crypto.PublicKey
+	for _, pos := range agg.AggregationBits.BitIndices() {
+		pks = append(pks, n.Keys.PublicKey(committee[pos]))
+	}
+	participants, err := crypto.AggregatePublicKeys(pks)
+	aggregator := n.Keys.PublicKey(aap.AggregatorIndex)
+	if err != nil || aggregator == nil {
+		return sets, false
+	}
+	fork, gvr := n.Forks.ForkVersion(d.Target.Epoch), n.Forks.GenesisValidatorsRoot()
+	selDomain, err1 := ssz.ComputeDomain(ssz.DomainSelectionProof, fork, gvr)
+	aapDomain, err2 := ssz.ComputeDomain(ssz.DomainAggregateAndProof, fork, gvr)
+	attDomain, err3 := ssz.ComputeDomain(ssz.DomainBeaconAttester, fork, gvr)
+	aapRoot, err4 := ssz.ComputeSigningRoot(aap, aapDomain)
+	attRoot, err5 := ssz.ComputeSigningRoot(d, attDomain)
+	if err1 != nil || err2 != nil || err3 != nil || err4 != nil || err5 != nil {
+		return sets, false
+	}
+	sets[0] = verifier.Set{Root: ssz.ComputeSigningRootFromRoot(ssz.HashTreeRootUint64(d.Slot), selDomain), PublicKey: aggregator, Signature: aap.SelectionProof}
+	sets[1] = verifier.Set{Root: aapRoot, PublicKey: aggregator, Signature: sap.Signature}
+	sets[2] = verifier.Set{Root: attRoot, PublicKey: participants, Signature: agg.Signature}
+	return sets, true
+}

@@ -1,0 +1,92 @@
+package pooltest
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/attpool/attpool/pool"
+)
+
+// SubmitAggregates sends msgs to p through ValidateAggregateAsync from
+// goroutines goroutines (the messages that are not late spread round-robin)
+// and waits for every verdict; then it sends the late messages the same way
+// and waits for theirs. wall runs from the first submission to the last
+// verdict of the messages that are not late.
+func SubmitAggregates(p *pool.Pool, msgs []AggregateMsg, goroutines int) (results []pool.Result, wall time.Duration) {
+	results = make([]pool.Result, len(msgs))
+	var early, late []int
+	for i := range msgs {
+		if msgs[i].Late {
+			late = append(late, i)
+		} else {
+			early = append(early, i)
+		}
+	}
+	wall = submitAggregates(p, msgs, early, results, goroutines)
+	submitAggregates(p, msgs, late, results, goroutines)
+	return results, wall
+}
+
+// submitAggregates submits msgs[idx] and returns the time from the first
+// submission to the last verdict.
+func submitAggregates(p *pool.Pool, msgs []AggregateMsg, idx []int, results []pool.Result, goroutines int) time.Duration {
+	if len(idx) == 0 {
+		return 0
+	}
+	goroutines = max(1, goroutines)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	var mu sync.Mutex
+	var last time.Time
+	for w := range goroutines {
+		wg.Go(func() {
+			<-start
+			var chans []<-chan pool.Result
+			for k := w; k < len(idx); k += goroutines {
+				chans = append(chans, p.ValidateAggregateAsync(context.Background(), msgs[idx[k]].Msg))
+			}
+			for n, c := range chans {
+				results[idx[w+n*goroutines]] = <-c
+			}
+			t := time.Now()
+			mu.Lock()
+			if t.After(last) {
+				last = t
+			}
+			mu.Unlock()
+		})
+	}
+	t0 := time.Now()
+	close(start)
+	wg.Wait()
+	return last.Sub(t0)
+}
+
+// CheckAggregates tallies results against msgs: FaultsInjected counts the
+// faulty messages, FaultsFound those that got their expected verdict, and
+// Wrong lists every message whose verdict is not the expected one.
+func CheckAggregates(msgs []AggregateMsg, results []pool.Result) Tally {
+	var t Tally
+	for i, r := range results {
+		switch r.Verdict {
+		case pool.Accept:
+			t.Accept++
+		case pool.Ignore:
+			t.Ignore++
+		default:
+			t.Reject++
+		}
+		ok := msgs[i].Matches(r)
+		if msgs[i].Fault != AggregateValid {
+			t.FaultsInjected++
+			if ok {
+				t.FaultsFound++
+			}
+		}
+		if !ok {
+			t.Wrong = append(t.Wrong, i)
+		}
+	}
+	return t
+}
