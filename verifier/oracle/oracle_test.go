@@ -1,4 +1,4 @@
-package verifier
+package oracle_test
 
 // An independent BLS oracle for the differential test (oracle_long_test.go):
 // the consensus specs' Verify(PK, message, signature) for the min-pk
@@ -30,6 +30,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/verifier"
 	"github.com/attpool/attpool/internal/testenv"
 )
 
@@ -402,7 +403,7 @@ func TestOracleSelfCheck(t *testing.T) {
 	t.Run("InteropKeys", func(t *testing.T) {
 		// Published pubkeys of the interop keys: gnark's sk*g1 must encode to
 		// them and the oracle's KeyValidate must accept them.
-		f, err := os.Open(filepath.Join("..", "crypto", "testdata", "interop_keys.txt"))
+		f, err := os.Open(filepath.Join("..", "..", "crypto", "testdata", "interop_keys.txt"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -518,7 +519,7 @@ func TestOracleSelfCheck(t *testing.T) {
 			if got := oracleVerifyBytes(pk[:], msg, c.sig[:]); got != c.ok {
 				t.Errorf("%s: oracle %v, want %v", c.name, got, c.ok)
 			}
-			if exp := want([]Set{{Root: [32]byte(msg), PublicKey: pks[0], Signature: c.sig}})[0]; exp != c.ok {
+			if exp := want([]verifier.Set{{Root: [32]byte(msg), PublicKey: pks[0], Signature: c.sig}})[0]; exp != c.ok {
 				t.Errorf("%s: blst reference %v, want %v", c.name, exp, c.ok)
 			}
 			if err := oracleGnarkAgrees(c.sig[:]); err != nil {

@@ -1,4 +1,4 @@
-package verifier
+package oracle_test
 
 // The differential test of the verifier against the gnark-crypto oracle
 // (oracle_test.go). Every set of every call gets three verdicts: the
@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/verifier"
 )
 
 // Default sizes of the short form.
@@ -71,7 +72,7 @@ func oracleSizes(t *testing.T) (random, adversarial int, form string) {
 
 // oracleCase is one set with the name of how it was made.
 type oracleCase struct {
-	set  Set
+	set  verifier.Set
 	kind string
 	adv  bool
 }
@@ -241,14 +242,14 @@ func (g *oracleGen) base(n int) ([]oracleCase, [][32]byte) {
 	}
 	g.signAll(pairs)
 	for i, p := range pairs {
-		cases[i] = oracleCase{set: Set{Root: p.root, PublicKey: g.pks[p.key], Signature: g.sigs[p]}, kind: "valid"}
+		cases[i] = oracleCase{set: verifier.Set{Root: p.root, PublicKey: g.pks[p.key], Signature: g.sigs[p]}, kind: "valid"}
 	}
 	return cases, roots
 }
 
 // keyOf returns the index of a set's key among the test keys (-1 for an
 // aggregate or nil key).
-func (g *oracleGen) keyOf(s *Set) int {
+func (g *oracleGen) keyOf(s *verifier.Set) int {
 	for i, pk := range g.pks {
 		if pk == s.PublicKey {
 			return i
@@ -626,13 +627,13 @@ func (g *oracleGen) craft(kind string, cases []oracleCase, idx []int) {
 // oracleConfigs are the verifier configurations the calls are spread over.
 var oracleConfigs = []struct {
 	name string
-	cfg  Config
+	cfg  verifier.Config
 }{
-	{"64", Config{SecurityBits: 64}},
-	{"128", Config{SecurityBits: 128}},
-	{"64/1-worker/cache-2", Config{SecurityBits: 64, Workers: 1, HashCacheSize: 2}},
-	{"128/no-cache", Config{SecurityBits: 128, HashCacheSize: -1}},
-	{"individual", Config{Individual: true}},
+	{"64", verifier.Config{SecurityBits: 64}},
+	{"128", verifier.Config{SecurityBits: 128}},
+	{"64/1-worker/cache-2", verifier.Config{SecurityBits: 64, Workers: 1, HashCacheSize: 2}},
+	{"128/no-cache", verifier.Config{SecurityBits: 128, HashCacheSize: -1}},
+	{"individual", verifier.Config{Individual: true}},
 }
 
 // oracleSetString prints a set for a failure report.
@@ -670,9 +671,9 @@ func TestOracleDifferential(t *testing.T) {
 	start := time.Now()
 	g := newOracleGen(t, seed)
 
-	verifiers := make([]*Verifier, len(oracleConfigs))
+	verifiers := make([]*verifier.Verifier, len(oracleConfigs))
 	for i, c := range oracleConfigs {
-		v, err := New(c.cfg)
+		v, err := verifier.New(c.cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -702,7 +703,7 @@ func TestOracleDifferential(t *testing.T) {
 			call = g.adversarialCall()
 		}
 		n := len(call.cases)
-		sets := make([]Set, n)
+		sets := make([]verifier.Set, n)
 		for i := range sets {
 			sets[i] = call.cases[i].set
 		}
@@ -777,7 +778,7 @@ func TestOracleDifferential(t *testing.T) {
 		}
 	}
 
-	var st Stats
+	var st verifier.Stats
 	for _, v := range verifiers {
 		s := v.Stats()
 		st.Checks += s.Checks
