@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The long form of the differential test of the batch verifier against an
-# independent BLS oracle (gnark-crypto; verifier/oracle_test.go and
-# verifier/oracle_long_test.go): at least 100,000 random and 10,000
+# independent BLS oracle (gnark-crypto; verifier/oracle/oracle_test.go and
+# verifier/oracle/oracle_long_test.go, a module of its own so that
+# gnark-crypto stays out of the library's go.mod): at least 100,000 random and 10,000
 # adversarial signature sets, each verdict compared with the oracle's and
 # with blst's per-set Verify. Prints the counts, the time and any mismatch.
 #
@@ -11,7 +12,7 @@
 #   ATTPOOL_ORACLE_SEED                                replay a generator seed
 #   CONSENSUS_SPEC_TESTS   consensus-spec-tests folder for the oracle's
 #                          self-check (default ../shared/spec-tests/tests)
-# The short form (a few thousand sets) runs with every `go test ./verifier/`.
+# The short form (a few thousand sets) runs with the README's `go test work`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,7 +25,7 @@ export ATTPOOL_ORACLE_LONG=1
 log="$(mktemp -t attpool-oracle.XXXXXX)"
 start=$(date +%s)
 status=0
-go test -count=1 -v -run '^TestOracle' -timeout 60m "$@" ./verifier/ >"$log" 2>&1 || status=$?
+go test -count=1 -v -run '^TestOracle' -timeout 60m "$@" ./verifier/oracle/ >"$log" 2>&1 || status=$?
 end=$(date +%s)
 
 grep -E 'oracle: |consensus BLS vectors|^ *--- (PASS|FAIL)|^(PASS|FAIL|ok)|panic' "$log" || true

@@ -10,6 +10,7 @@ require (
 
 require (
 	github.com/bits-and-blooms/bitset v1.25.0 // indirect
+	github.com/rogpeppe/go-internal v1.16.0 // indirect
 	github.com/supranational/blst v0.3.17 // indirect
 	golang.org/x/sys v0.48.0 // indirect
 )

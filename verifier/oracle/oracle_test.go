@@ -30,8 +30,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/attpool/attpool/crypto"
-	"github.com/attpool/attpool/verifier"
 	"github.com/attpool/attpool/internal/testenv"
+	"github.com/attpool/attpool/verifier"
 )
 
 // oracleDST is the ciphersuite's domain separation tag, written out here

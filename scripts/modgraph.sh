@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# What a node pays for importing attpool: builds a throwaway consumer module
+# that imports github.com/attpool/attpool/pool (a replace to this checkout,
+# outside the workspace) and fails if its module graph (`go list -m all`) or
+# its build holds a test, benchmark or example dependency of this repository:
+# gnark-crypto (the oracle), gonum/plot and its fonts and PDF/SVG writers,
+# libp2p, progress bars, snappy at our spectest's version or yaml.v3 as a
+# direct need. Also checks that a build without cgo stops with the message of
+# crypto/internal/needcgo. Prints the module count.
+#
+# The yaml modules that remain in the graph come with the allowed
+# dependencies (fastssz imports gopkg.in/yaml.v2; prometheus/common
+# requires go.yaml.in/yaml; testify, which logrus and fastssz test with,
+# requires gopkg.in/yaml.v3): they are listed, not failed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo="$(pwd)"
+
+forbidden='gnark-crypto|gonum\.org|go-fonts|go-latex|go-pdf|sbinet/gg|ajstarks/svgo|golang/freetype|golang\.org/x/image|libp2p|multiformats|progressbar|cheggaaa|schollz|uiprogress|mpb'
+
+tmp="$(mktemp -d -t attpool-consumer.XXXXXX)"
+trap 'rm -rf "$tmp"' EXIT
+goline="$(sed -n 's/^go //p' go.mod)"
+cat >"$tmp/go.mod" <<MOD
+module example.com/consumer
+
+go $goline
+
+require github.com/attpool/attpool v0.0.0
+
+replace github.com/attpool/attpool => $repo
+MOD
+cat >"$tmp/main.go" <<'SRC'
+// A node that embeds the pool.
+package main
+
+import "github.com/attpool/attpool/pool"
+
+func main() { _ = pool.Config{} }
+SRC
+
+cd "$tmp"
+export GOWORK=off GOFLAGS=-mod=mod
+go mod tidy >/dev/null
+status=0
+mods="$(go list -m all)"
+echo "modgraph: a consumer of attpool/pool (go $goline) has $(echo "$mods" | wc -l) modules in go list -m all"
+if bad="$(echo "$mods" | grep -E "$forbidden")"; then
+  echo "modgraph: FAIL: test/example-only modules in the consumer's graph:" >&2
+  echo "$bad" >&2
+  status=1
+fi
+built="$(go list -deps -f '{{with .Module}}{{.Path}}{{end}}' . | sort -u)"
+if bad="$(echo "$built" | grep -E "$forbidden")"; then
+  echo "modgraph: FAIL: test/example-only modules built into the consumer:" >&2
+  echo "$bad" >&2
+  status=1
+fi
+echo "modgraph: modules built into the consumer: $(echo "$built" | grep -v '^example.com' | tr '\n' ' ')"
+echo "modgraph: yaml in the graph, from allowed dependencies: $(echo "$mods" | grep -i yaml | tr '\n' ' ')"
+go build -o /dev/null .
+
+if out="$(CGO_ENABLED=0 go build -o /dev/null . 2>&1)"; then
+  echo "modgraph: FAIL: the consumer built without cgo" >&2
+  status=1
+elif ! echo "$out" | grep -q attpool_needs_cgo; then
+  echo "modgraph: FAIL: a build without cgo does not say that attpool needs cgo:" >&2
+  echo "$out" >&2
+  status=1
+else
+  echo "modgraph: without cgo the build stops with: $(echo "$out" | grep -o 'undefined: attpool_needs_cgo[A-Za-z0-9_]*')"
+fi
+exit "$status"
