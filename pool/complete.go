@@ -8,10 +8,7 @@ import (
 
 // dropInflightLocked forgets g as the in-flight copy of its message.
 func (p *Pool) dropInflightLocked(g *group) {
-	m := p.attInflight
-	if g.kind == kindAggregate {
-		m = p.aggInflight
-	}
+	m := p.inflight(g.kind)
 	if m[g.key] == g {
 		delete(m, g.key)
 	}
@@ -44,8 +41,8 @@ func (p *Pool) complete(batch []*job, ok []bool) {
 	chain := make(map[[32]byte]Result)
 	for i, g := range groups {
 		pre[i] = g.sigVerdict()
-		if pre[i].Verdict != Accept {
-			continue
+		if pre[i].Verdict != Accept || g.kind == kindPayloadAttestation {
+			continue // a payload attestation's chain rules ran at intake
 		}
 		c, seen := chain[g.info.root]
 		if !seen {
@@ -80,6 +77,8 @@ func (p *Pool) complete(batch []*job, ok []bool) {
 					dup := ErrAlreadySeen
 					if g.kind == kindAggregate {
 						dup = ErrAggregatorSeen
+					} else if g.kind == kindPayloadAttestation {
+						dup = ErrPayloadAttestationSeen
 					}
 					outs = append(outs, outcome{r, ignore(dup)})
 				} else {
@@ -97,6 +96,8 @@ func (p *Pool) complete(batch []*job, ok []bool) {
 						singleOut = append(singleOut, len(outs))
 						singleGroup = append(singleGroup, g)
 					}
+				} else if g.kind == kindPayloadAttestation {
+					res = p.commitPayloadAttestationLocked(g)
 				} else {
 					res = p.commitAggregateLocked(g, &g.point)
 				}
@@ -139,14 +140,8 @@ func (p *Pool) commitAttestationLocked(g *group) Result {
 // commitAggregateLocked applies the seen rules to a valid aggregate, marks it
 // seen and stores it.
 func (p *Pool) commitAggregateLocked(g *group, sig *crypto.Signature) Result {
-	// [IGNORE] A valid aggregate with a superset of aggregation bits has not
-	// already been seen.
-	if p.aggSeen.covered(g.agg, g.bits) || p.store.covered(g.agg, g.bits) {
-		return ignore(ErrAggregateSeen)
-	}
-	// [IGNORE] This is the first valid aggregate for this epoch and aggregator.
-	if p.aggrSeen.has(g.key.epoch, g.key.index) {
-		return ignore(ErrAggregatorSeen)
+	if res := p.checkAggregateSeenLocked(g); res.Err != nil {
+		return res
 	}
 	if !p.store.addAggregate(g.agg, g.data, g.bits, sig) {
 		return ignore(ErrPoolFull)

@@ -80,9 +80,10 @@ func (e *ruleError) Error() string { return "attpool/pool: " + e.msg }
 
 func newRule(name, msg string) error { return &ruleError{name: name, msg: msg} }
 
-// Sentinel errors, one per validation rule of the consensus specs' Electra
-// gossip topics beacon_attestation_{subnet_id} and beacon_aggregate_and_proof,
-// and one per condition of the pool itself. A Result's Err wraps exactly one
+// Sentinel errors, one per validation rule of the consensus specs' gossip
+// topics beacon_attestation_{subnet_id} and beacon_aggregate_and_proof
+// (Electra, and the rules Gloas adds) and payload_attestation_message
+// (Gloas), and one per condition of the pool itself. A Result's Err wraps exactly one
 // of them.
 var (
 	// ErrMalformed: a nil message, nil data, or bitfields that are not valid
@@ -123,6 +124,22 @@ var (
 	// ancestor of the block.
 	ErrFinalizedNotAncestor = newRule("finalized_not_ancestor", "finalized checkpoint is not an ancestor of the voted block")
 
+	// ErrDataIndexRange: [REJECT] the attestation's data index is 0 or 1
+	// (Gloas).
+	ErrDataIndexRange = newRule("data_index_range", "data index is neither 0 nor 1")
+	// ErrSameSlotPayload: [REJECT] for same-slot attestations, the payload
+	// cannot yet be present (Gloas).
+	ErrSameSlotPayload = newRule("same_slot_payload", "same-slot attestation says the payload is present")
+	// ErrPayloadUnverified: [IGNORE] the corresponding execution payload
+	// envelope has been seen and verified (Gloas, data index 1).
+	ErrPayloadUnverified = newRule("payload_unverified", "payload envelope not seen and verified")
+	// ErrPayloadOptimistic: [IGNORE] the attested execution payload is
+	// optimistic (Gloas, data index 1).
+	ErrPayloadOptimistic = newRule("payload_optimistic", "attested payload is optimistic")
+	// ErrPayloadInvalid: [REJECT] the attested execution payload is
+	// processed and invalid (Gloas, data index 1).
+	ErrPayloadInvalid = newRule("payload_invalid", "attested payload is invalid")
+
 	// ErrAggregationBitsLength: [REJECT] the number of aggregation bits
 	// matches the committee size.
 	ErrAggregationBitsLength = newRule("aggregation_bits_length", "aggregation bits length does not match committee size")
@@ -148,6 +165,26 @@ var (
 	ErrInvalidAggregatorSignature = newRule("invalid_aggregator_signature", "invalid aggregator signature")
 	// ErrInvalidAggregateSignature: [REJECT] the aggregate signature is valid.
 	ErrInvalidAggregateSignature = newRule("invalid_aggregate_signature", "invalid aggregate signature")
+
+	// ErrNotCurrentSlot: [IGNORE] the payload attestation's slot is the
+	// current slot.
+	ErrNotCurrentSlot = newRule("not_current_slot", "payload attestation's slot is not the current slot")
+	// ErrPayloadAttestationSeen: [IGNORE] this is the first valid payload
+	// attestation from this validator index (for the slot).
+	ErrPayloadAttestationSeen = newRule("payload_attestation_seen", "payload attestation already seen for this slot and validator")
+	// ErrBlockSlot: [IGNORE] the payload attestation's block is at the
+	// assigned slot.
+	ErrBlockSlot = newRule("block_slot", "payload attestation's block is not at its slot")
+	// ErrNotInPTC: [REJECT] the validator is a member of the payload
+	// timeliness committee (and [REJECT] the validator index is valid,
+	// which it implies).
+	ErrNotInPTC = newRule("not_in_ptc", "validator is not in the payload timeliness committee")
+	// ErrInvalidPayloadAttestationSignature: [REJECT] the signature is
+	// valid with respect to the validator's public key.
+	ErrInvalidPayloadAttestationSignature = newRule("invalid_payload_attestation_signature", "invalid payload attestation signature")
+	// ErrNotGloas: a payload attestation of an epoch before the Gloas fork,
+	// or given to a pool whose Node has no Gloas part. IGNORE.
+	ErrNotGloas = newRule("not_gloas", "payload attestation before the Gloas fork")
 
 	// ErrShufflingUnavailable: the node could not give the committees of the
 	// message's epoch. IGNORE.

@@ -113,6 +113,10 @@ func (c faultChain) CheckpointBlock(root [32]byte, epoch uint64) ([32]byte, bool
 	return c.f.inner.Chain.CheckpointBlock(root, epoch)
 }
 
+func (c faultChain) BlockPayload(root [32]byte) (uint64, PayloadStatus, bool) {
+	return c.f.inner.Chain.BlockPayload(root)
+}
+
 func (c faultChain) FinalizedCheckpoint() attestation.Checkpoint {
 	if c.f.final.enter() {
 		return attestation.Checkpoint{Epoch: 0, Root: [32]byte{0xfa}}

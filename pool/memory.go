@@ -171,6 +171,40 @@ func (c *ShuffledCommittees) shuffling(epoch uint64) []uint64 {
 	return l
 }
 
+// CommitteePTC is a PTCs over Committees: the PTC of a slot is PTC_SIZE
+// members taken in turn from the slot's committees, concatenated in order
+// (repeating them when they hold fewer). The specs draw the PTC from the
+// same concatenation by balance-weighted sampling: good for tests and
+// simulations only.
+type CommitteePTC struct {
+	Committees    Committees
+	SlotsPerEpoch uint64
+}
+
+// PTC returns the PTC_SIZE members of slot's PTC.
+func (c CommitteePTC) PTC(slot uint64) ([]uint64, bool) {
+	count, ok := c.Committees.CommitteeCountPerSlot(slot / c.SlotsPerEpoch)
+	if !ok {
+		return nil, false
+	}
+	var all []uint64
+	for i := range count {
+		committee, ok := c.Committees.BeaconCommittee(slot, i)
+		if !ok {
+			return nil, false
+		}
+		all = append(all, committee...)
+	}
+	if len(all) == 0 {
+		return nil, false
+	}
+	ptc := make([]uint64, attestation.PTCSize)
+	for i := range ptc {
+		ptc[i] = all[i%len(all)]
+	}
+	return ptc, true
+}
+
 // MemChain is a ForkChoice over blocks added by hand.
 type MemChain struct {
 	slotsPerEpoch uint64
@@ -180,9 +214,10 @@ type MemChain struct {
 }
 
 type memBlock struct {
-	parent [32]byte
-	slot   uint64
-	valid  bool
+	parent  [32]byte
+	slot    uint64
+	valid   bool
+	payload PayloadStatus
 }
 
 // NewMemChain returns a chain with no blocks.
@@ -195,6 +230,27 @@ func (c *MemChain) AddBlock(root, parent [32]byte, slot uint64, valid bool) {
 	c.mu.Lock()
 	c.blocks[root] = memBlock{parent: parent, slot: slot, valid: valid}
 	c.mu.Unlock()
+}
+
+// SetPayloadStatus sets the status of the execution payload of block root
+// (Gloas); a block added by AddBlock starts as PayloadUnverified. It does
+// nothing for a block not added.
+func (c *MemChain) SetPayloadStatus(root [32]byte, status PayloadStatus) {
+	c.mu.Lock()
+	if b, ok := c.blocks[root]; ok {
+		b.payload = status
+		c.blocks[root] = b
+	}
+	c.mu.Unlock()
+}
+
+// BlockPayload returns the slot of block root and the status given to
+// SetPayloadStatus.
+func (c *MemChain) BlockPayload(root [32]byte) (slot uint64, status PayloadStatus, ok bool) {
+	c.mu.RLock()
+	b, ok := c.blocks[root]
+	c.mu.RUnlock()
+	return b.slot, b.payload, ok
 }
 
 // SetFinalized sets the finalized checkpoint.

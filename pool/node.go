@@ -58,6 +58,53 @@ type ForkChoice interface {
 	CheckpointBlock(root [32]byte, epoch uint64) (checkpoint [32]byte, ok bool)
 	// FinalizedCheckpoint is the store's finalized checkpoint.
 	FinalizedCheckpoint() attestation.Checkpoint
+	// BlockPayload is what the Gloas (EIP-7732) rules read of block root:
+	// its slot (store.blocks[root].slot) and the status of its execution
+	// payload (is_payload_verified and block_payload_statuses). ok is false
+	// when the node does not know the block. The pool calls it only for
+	// messages of Gloas epochs, after Block reported root seen; a node
+	// whose chain never reaches Gloas may return ok false.
+	BlockPayload(root [32]byte) (slot uint64, status PayloadStatus, ok bool)
+}
+
+// PayloadStatus is what the node knows of the execution payload of a Gloas
+// block. The zero value, PayloadUnverified, is the status of a block whose
+// payload envelope has not been seen and verified.
+type PayloadStatus uint8
+
+const (
+	// PayloadUnverified: is_payload_verified(store, root) is false, the
+	// payload envelope has not been seen and verified.
+	PayloadUnverified PayloadStatus = iota
+	// PayloadOptimistic: the envelope was verified, but the execution
+	// engine has not validated the payload (PAYLOAD_STATUS_NOT_VALIDATED,
+	// also the status of a block missing from block_payload_statuses).
+	PayloadOptimistic
+	// PayloadValid: the envelope was verified and the payload is valid
+	// (PAYLOAD_STATUS_VALID).
+	PayloadValid
+	// PayloadInvalidated: the envelope was verified and the payload was
+	// processed and found invalid (PAYLOAD_STATUS_INVALIDATED).
+	PayloadInvalidated
+)
+
+// PTCs gives the payload timeliness committees (Gloas).
+type PTCs interface {
+	// PTC is get_ptc(state, slot): the PTC_SIZE validator indices of the
+	// slot's payload timeliness committee, in committee order (an index may
+	// appear more than once). The pool does not modify or keep the slice.
+	// ok is false when the node cannot compute it.
+	PTC(slot uint64) (ptc []uint64, ok bool)
+}
+
+// GloasNode is what the Gloas (EIP-7732) rules need from the node besides
+// ForkChoice.BlockPayload.
+type GloasNode struct {
+	// ForkEpoch is GLOAS_FORK_EPOCH: messages whose slot is in this epoch or
+	// later follow the Gloas rules.
+	ForkEpoch uint64
+	// PTC gives the payload timeliness committees; required.
+	PTC PTCs
 }
 
 // Node is what the beacon node supplies to the pool. Every field but Clock
@@ -71,6 +118,11 @@ type Node struct {
 	Committees Committees
 	Forks      ForkSchedule
 	Chain      ForkChoice
+	// Gloas turns on the Gloas rules from its fork epoch on, and the
+	// payload_attestation_message intake. nil: the chain does not reach
+	// Gloas; every message follows the Electra rules, and
+	// ValidatePayloadAttestation ignores every message with ErrNotGloas.
+	Gloas *GloasNode
 }
 
 func (n Node) check() (Node, error) {
@@ -86,6 +138,8 @@ func (n Node) check() (Node, error) {
 		return n, fmt.Errorf("%w: Node.Forks is nil", ErrConfig)
 	case n.Chain == nil:
 		return n, fmt.Errorf("%w: Node.Chain is nil", ErrConfig)
+	case n.Gloas != nil && n.Gloas.PTC == nil:
+		return n, fmt.Errorf("%w: Node.Gloas.PTC is nil", ErrConfig)
 	}
 	return n, nil
 }

@@ -36,6 +36,8 @@ type Pool struct {
 	aggSeen     *seenAggregates
 	attInflight map[epochKey]*group
 	aggInflight map[epochKey]*group
+	ptcSeen     *epochSeen // (slot, PTC member) of valid payload attestations
+	ptcInflight map[epochKey]*group
 	store       *aggStore
 	followers   int // copies waiting on a message in flight (bounded by MaxPending)
 	prunedSlot  uint64
@@ -86,6 +88,8 @@ func New(cfg Config, node Node) (*Pool, error) {
 		aggSeen:     newSeenAggregates(cfg.MaxSeenAggregates),
 		attInflight: make(map[epochKey]*group),
 		aggInflight: make(map[epochKey]*group),
+		ptcSeen:     newEpochSeen(cfg.MaxValidators),
+		ptcInflight: make(map[epochKey]*group),
 		store:       newAggStore(cfg.MaxAggregates, cfg.MaxData, cfg.MergeWorkers),
 		quit:        make(chan struct{}),
 	}

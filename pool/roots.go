@@ -31,8 +31,9 @@ func encodeData(d *attestation.AttestationData) (b dataBytes) {
 
 // dataInfo is what the pool derives from an AttestationData once.
 type dataInfo struct {
-	root        [32]byte // hash_tree_root(data)
-	signingRoot [32]byte // compute_signing_root(data, DOMAIN_BEACON_ATTESTER at target epoch)
+	data        *attestation.AttestationData // the pool's copy: never written
+	root        [32]byte                     // hash_tree_root(data)
+	signingRoot [32]byte                     // compute_signing_root(data, DOMAIN_BEACON_ATTESTER at target epoch)
 	slot        uint64
 }
 
@@ -59,7 +60,8 @@ func (c *rootCache) get(d *attestation.AttestationData, targetEpoch uint64) (*da
 	if info != nil {
 		return info, nil
 	}
-	root, err := d.Copy().HashTreeRoot()
+	data := d.Copy()
+	root, err := data.HashTreeRoot()
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +69,7 @@ func (c *rootCache) get(d *attestation.AttestationData, targetEpoch uint64) (*da
 	if err != nil {
 		return nil, err
 	}
-	info = &dataInfo{root: root, signingRoot: ssz.ComputeSigningRootFromRoot(root, dom), slot: d.Slot}
+	info = &dataInfo{data: data, root: root, signingRoot: ssz.ComputeSigningRootFromRoot(root, dom), slot: d.Slot}
 	c.mu.Lock()
 	if old := c.m[key]; old != nil {
 		info = old

@@ -1,9 +1,11 @@
 package pool
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
 	"slices"
 
 	"github.com/prysmaticlabs/go-bitfield"
@@ -14,25 +16,40 @@ import (
 	"github.com/attpool/attpool/verifier"
 )
 
+// The gossip rules of beacon_attestation_{subnet_id} and
+// beacon_aggregate_and_proof, as the consensus specs state them
+// (specs/electra/p2p-interface.md, modified by specs/gloas/p2p-interface.md
+// for messages of Gloas epochs). Each check sits under the rule it
+// implements, quoted from the specs. The specs run the rules in order and
+// stop at the first that fails; the pool does the same, except where a
+// lookup through the node cannot be answered: the rules that follow and need
+// no lookup are still run, so that one of them that REJECTs is not turned
+// into an IGNORE by the node's failure.
+
 // Group kinds.
 const (
 	kindAttestation = iota
 	kindAggregate
+	kindPayloadAttestation
 )
 
-// group is one message's signature work: one set for an attestation, three
-// for an aggregate (selection proof, aggregator signature, aggregate
-// signature). Identical copies of a message that arrive while it is being
-// verified join its group instead of being verified again. reqs, remaining
-// and ok are guarded by the pool's mutex.
+// group is one message's signature work: one set for an attestation or a
+// payload attestation, three for an aggregate (selection proof, aggregator
+// signature, aggregate signature). Identical copies of a message that arrive
+// while it is being verified join its group instead of being verified again.
+// reqs, remaining and ok are guarded by the pool's mutex.
+//
+// A group holds no reference to its callers' messages: it is answered after
+// the first caller may have had its verdict (a cancelled context), so what it
+// keeps is the pool's own copy (data is the root cache's, bits a clone).
 type group struct {
 	kind      int
 	reqs      []*request
 	remaining int
 	ok        [3]bool
-	key       epochKey // (target epoch, attester or aggregator)
+	key       epochKey // (target epoch or slot, attester or aggregator)
 
-	data *attestation.AttestationData // the caller's: read, never kept
+	data *attestation.AttestationData // the pool's copy
 	info *dataInfo
 	agg  aggKey // (data root, committee)
 	sig  [96]byte
@@ -45,9 +62,9 @@ type group struct {
 	pos, size uint64
 
 	// aggregate
-	bits    bitfield.Bitlist
-	msgRoot [32]byte // hash_tree_root(aggregate_and_proof)
-	outer   [96]byte // signed_aggregate_and_proof.signature
+	bits    bitfield.Bitlist // the pool's copy
+	msgRoot [32]byte         // hash_tree_root(aggregate_and_proof)
+	outer   [96]byte         // signed_aggregate_and_proof.signature
 }
 
 // ValidateAttestation validates a SingleAttestation received on subnet
@@ -75,13 +92,7 @@ func (p *Pool) ValidateAttestationFrom(ctx context.Context, from Peer, att *atte
 // ValidateAttestationFromAsync is ValidateAttestationFrom without the wait:
 // the verdict is sent once on the returned channel.
 func (p *Pool) ValidateAttestationFromAsync(ctx context.Context, from Peer, att *attestation.SingleAttestation, subnet uint64) <-chan Result {
-	r := p.start(ctx)
-	if r.state.Load() == 0 {
-		if res, queued := p.submitAttestation(r, from, att, subnet); !queued {
-			r.resolve(res)
-		}
-	}
-	return r.done
+	return p.run(ctx, func(r *request) (Result, bool) { return p.submitAttestation(r, from, att, subnet) })
 }
 
 // ValidateAggregate validates a SignedAggregateAndProof received on
@@ -107,9 +118,15 @@ func (p *Pool) ValidateAggregateFrom(ctx context.Context, from Peer, sap *attest
 // ValidateAggregateFromAsync is ValidateAggregateFrom without the wait: the
 // verdict is sent once on the returned channel.
 func (p *Pool) ValidateAggregateFromAsync(ctx context.Context, from Peer, sap *attestation.SignedAggregateAndProof) <-chan Result {
+	return p.run(ctx, func(r *request) (Result, bool) { return p.submitAggregate(r, from, sap) })
+}
+
+// run makes the request of a new message and submits it; submit returns
+// queued false when its Result is the verdict.
+func (p *Pool) run(ctx context.Context, submit func(r *request) (Result, bool)) <-chan Result {
 	r := p.start(ctx)
 	if r.state.Load() == 0 {
-		if res, queued := p.submitAggregate(r, from, sap); !queued {
+		if res, queued := submit(r); !queued {
 			r.resolve(res)
 		}
 	}
@@ -138,6 +155,134 @@ func targetOf(d *attestation.AttestationData) attestation.Checkpoint {
 	return *d.Target
 }
 
+// intake is what the rules before the signatures learn of an attestation or
+// an aggregate: the prologue the two topics share fills it.
+type intake struct {
+	d         *attestation.AttestationData // the caller's: read, never kept
+	target    attestation.Checkpoint
+	index     uint64  // the committee index
+	subnet    *uint64 // the subnet an attestation came on; nil for aggregates
+	committee []uint64
+	info      *dataInfo
+}
+
+// checkPrologue runs the rules the two topics share, in the specs' order,
+// from the data index to the epoch of the target, and looks up the committee.
+// ok is false when res is the verdict.
+func (p *Pool) checkPrologue(m *intake) (res Result, ok bool) {
+	if res, ok := p.checkDataIndex(m.d); !ok {
+		return res, false
+	}
+	unknown, ok := p.checkCommitteeIndex(m)
+	if !ok && unknown.Verdict == Reject {
+		return unknown, false
+	}
+	// When the node cannot count the committees of the target epoch (a
+	// target far from the head), the clock and target rules below, which
+	// need no lookup, still decide: a bogus target epoch is REJECTed.
+	if res, ok := p.checkSlotAndTarget(m.d, m.target); !ok {
+		return res, false
+	}
+	if !ok {
+		return unknown, false
+	}
+	committee, found := p.node.Committees.BeaconCommittee(m.d.Slot, m.index)
+	if !found {
+		return ignoref(ErrShufflingUnavailable, "slot %d committee %d", m.d.Slot, m.index), false
+	}
+	m.committee = committee
+	return Result{}, true
+}
+
+// checkDataIndex is the first rule of both topics, which Gloas changes.
+func (p *Pool) checkDataIndex(d *attestation.AttestationData) (Result, bool) {
+	if p.isGloas(p.epochOf(d.Slot)) {
+		// [New in Gloas:EIP7732]
+		// [REJECT] The attestation's data index is 0 or 1
+		// (aggregates: The aggregate attestation's data index is 0 or 1)
+		if d.Index > 1 {
+			return rejectf(ErrDataIndexRange, "index %d", d.Index), false
+		}
+		return Result{}, true
+	}
+	// [New in Electra:EIP7549]
+	// [REJECT] The attestation's data index is zero
+	// (aggregates: The aggregate attestation's data index is zero)
+	if d.Index != 0 {
+		return rejectf(ErrDataIndexNonZero, "index %d", d.Index), false
+	}
+	return Result{}, true
+}
+
+// checkCommitteeIndex runs the rules that need the committee count. When
+// the node cannot give it, res is an IGNORE with ErrShufflingUnavailable.
+func (p *Pool) checkCommitteeIndex(m *intake) (res Result, ok bool) {
+	committeesPerSlot, found := p.node.Committees.CommitteeCountPerSlot(m.target.Epoch)
+	if !found {
+		return ignoref(ErrShufflingUnavailable, "epoch %d", m.target.Epoch), false
+	}
+	// [REJECT] The committee index is within the expected range
+	if m.index >= committeesPerSlot {
+		return rejectf(ErrCommitteeIndex, "%d of %d", m.index, committeesPerSlot), false
+	}
+	if m.subnet == nil {
+		return Result{}, true
+	}
+	// [REJECT] The attestation is for the correct subnet
+	if want := p.computeSubnet(committeesPerSlot, m.d.Slot, m.index); want != *m.subnet {
+		return rejectf(ErrWrongSubnet, "subnet %d, want %d", *m.subnet, want), false
+	}
+	return Result{}, true
+}
+
+// checkSlotAndTarget runs the clock rules and the target epoch rule.
+func (p *Pool) checkSlotAndTarget(d *attestation.AttestationData, target attestation.Checkpoint) (Result, bool) {
+	now := p.nowMs()
+	// [IGNORE] The attestation's slot is not from a future slot
+	// (MAY be queued for processing at the appropriate slot)
+	if p.isFutureSlot(d.Slot, now) {
+		return ignoref(ErrFutureSlot, "slot %d", d.Slot), false
+	}
+	// [IGNORE] The attestation's epoch is either the current or previous epoch
+	epoch := p.epochOf(d.Slot)
+	if !p.isCurrentOrPreviousEpoch(epoch, now) {
+		return ignoref(ErrEpochWindow, "epoch %d", epoch), false
+	}
+	// [REJECT] The attestation's epoch matches its target
+	if target.Epoch != epoch {
+		return rejectf(ErrTargetEpoch, "target epoch %d, slot epoch %d", target.Epoch, epoch), false
+	}
+	return Result{}, true
+}
+
+// checkValidatorBound keeps the pool's seen indexes bounded: a validator
+// index past Config.MaxValidators is IGNOREd (not a rule of the specs).
+func (p *Pool) checkValidatorBound(index uint64) (Result, bool) {
+	if index >= p.cfg.MaxValidators {
+		return ignoref(ErrPoolFull, "validator index %d past MaxValidators", index), false
+	}
+	return Result{}, true
+}
+
+// hashData fills m.info: the data's roots, and the pool's copy of it.
+func (p *Pool) hashData(m *intake) (Result, bool) {
+	info, err := p.roots.get(m.d, m.target.Epoch)
+	if err != nil {
+		return rejectf(ErrMalformed, "%w", err), false
+	}
+	m.info = info
+	return Result{}, true
+}
+
+// publicKey is the validator's key, or an IGNORE when the node has none.
+func (p *Pool) publicKey(index uint64) (*crypto.PublicKey, Result) {
+	pk := p.node.Keys.PublicKey(index)
+	if pk == nil {
+		return nil, ignoref(ErrUnknownValidator, "validator %d", index)
+	}
+	return pk, Result{}
+}
+
 // submitAttestation runs the rules of beacon_attestation_{subnet_id} that
 // come before the signature and queues the signature. queued is false when
 // res is the verdict.
@@ -145,109 +290,83 @@ func (p *Pool) submitAttestation(r *request, from Peer, att *attestation.SingleA
 	if att == nil || att.Data == nil {
 		return reject(ErrMalformed), false
 	}
-	d := att.Data
-	target := targetOf(d)
-	committeeIndex := att.CommitteeIndex
-
-	// [REJECT] The attestation's data index is zero -- i.e. attestation.data.index == 0
-	if d.Index != 0 {
-		return rejectf(ErrDataIndexNonZero, "index %d", d.Index), false
+	m := &intake{d: att.Data, target: targetOf(att.Data), index: att.CommitteeIndex, subnet: &subnet}
+	if res, ok := p.checkPrologue(m); !ok {
+		return res, false
 	}
-
-	// [REJECT] The committee index is within the expected range -- i.e.
-	// index < get_committee_count_per_slot(state, attestation.data.target.epoch).
-	committeesPerSlot, ok := p.node.Committees.CommitteeCountPerSlot(target.Epoch)
+	pos, res, ok := p.checkAttester(m, att.AttesterIndex)
 	if !ok {
-		return ignoref(ErrShufflingUnavailable, "epoch %d", target.Epoch), false
+		return res, false
 	}
-	if committeeIndex >= committeesPerSlot {
-		return rejectf(ErrCommitteeIndex, "%d of %d", committeeIndex, committeesPerSlot), false
-	}
-
-	// [REJECT] The attestation is for the correct subnet -- i.e.
-	// compute_subnet_for_attestation(committees_per_slot, attestation.data.slot, index) == subnet_id.
-	if want := p.computeSubnet(committeesPerSlot, d.Slot, committeeIndex); want != subnet {
-		return rejectf(ErrWrongSubnet, "subnet %d, want %d", subnet, want), false
-	}
-
-	now := p.nowMs()
-	// [IGNORE] The attestation's slot is not from a future slot (with a
-	// MAXIMUM_GOSSIP_CLOCK_DISPARITY allowance) -- i.e. attestation.data.slot <= current_slot.
-	if p.isFutureSlot(d.Slot, now) {
-		return ignoref(ErrFutureSlot, "slot %d", d.Slot), false
-	}
-
-	// [IGNORE] The attestation's epoch is either the current or previous epoch
-	// (with a MAXIMUM_GOSSIP_CLOCK_DISPARITY allowance) -- i.e.
-	// compute_epoch_at_slot(attestation.data.slot) in (get_previous_epoch(state), get_current_epoch(state)).
-	epoch := p.epochOf(d.Slot)
-	if !p.isCurrentOrPreviousEpoch(epoch, now) {
-		return ignoref(ErrEpochWindow, "epoch %d", epoch), false
-	}
-
-	// [REJECT] The attestation's epoch matches its target -- i.e.
-	// attestation.data.target.epoch == compute_epoch_at_slot(attestation.data.slot).
-	if target.Epoch != epoch {
-		return rejectf(ErrTargetEpoch, "target epoch %d, slot epoch %d", target.Epoch, epoch), false
-	}
-
-	// [REJECT] The attester is a member of the committee -- i.e.
-	// attestation.attester_index in get_beacon_committee(state, attestation.data.slot, index).
-	committee, ok := p.node.Committees.BeaconCommittee(d.Slot, committeeIndex)
-	if !ok {
-		return ignoref(ErrShufflingUnavailable, "slot %d committee %d", d.Slot, committeeIndex), false
-	}
-	pos := slices.Index(committee, att.AttesterIndex)
-	if pos < 0 {
-		return rejectf(ErrNotInCommittee, "validator %d, slot %d, committee %d", att.AttesterIndex, d.Slot, committeeIndex), false
-	}
-	if att.AttesterIndex >= p.cfg.MaxValidators {
-		return ignoref(ErrPoolFull, "validator index %d past MaxValidators", att.AttesterIndex), false
-	}
-
-	info, err := p.roots.get(d, target.Epoch)
-	if err != nil {
-		return rejectf(ErrMalformed, "%w", err), false
-	}
-	key := epochKey{target.Epoch, att.AttesterIndex}
-	agg := aggKey{info.root, committeeIndex}
-
-	p.mu.Lock()
-	// [IGNORE] There has been no other valid attestation seen on an attestation
-	// subnet that has an identical attestation.data.target.epoch and
-	// participating validator index.
-	if p.attSeen.has(key.epoch, key.index) {
-		p.mu.Unlock()
-		return ignore(ErrAlreadySeen), false
-	}
-	lead := p.attInflight[key]
-	if lead != nil && lead.agg == agg && lead.sig == att.Signature {
-		// The same attestation is being verified: share its verdict.
-		if p.followers >= p.cfg.MaxPending {
-			p.mu.Unlock()
-			return ignore(ErrQueueFull), false
-		}
-		p.followers++
-		lead.reqs = append(lead.reqs, r)
-		p.mu.Unlock()
-		return Result{}, true
-	}
-	p.mu.Unlock()
-
-	pk := p.node.Keys.PublicKey(att.AttesterIndex)
-	if pk == nil {
-		return ignoref(ErrUnknownValidator, "validator %d", att.AttesterIndex), false
+	if res, ok := p.hashData(m); !ok {
+		return res, false
 	}
 	g := &group{
-		kind: kindAttestation, reqs: []*request{r}, remaining: 1, key: key,
-		data: d, info: info, agg: agg, sig: att.Signature,
-		pos: uint64(pos), size: uint64(len(committee)),
+		kind: kindAttestation, reqs: []*request{r}, remaining: 1,
+		key:  epochKey{m.target.Epoch, att.AttesterIndex},
+		data: m.info.data, info: m.info, agg: aggKey{m.info.root, m.index}, sig: att.Signature,
+		pos: uint64(pos), size: uint64(len(m.committee)),
+	}
+	if res, joined := p.checkAttestationSeen(g, r); joined || res.Err != nil {
+		return res, joined
+	}
+	return p.queueAttestation(g, from, att)
+}
+
+// checkAttester is the committee membership rule; pos is the attester's
+// position in its committee.
+func (p *Pool) checkAttester(m *intake, attester uint64) (pos int, res Result, ok bool) {
+	// [New in Electra:EIP7549]
+	// [REJECT] The attester is a member of the committee
+	pos = slices.Index(m.committee, attester)
+	if pos < 0 {
+		return 0, rejectf(ErrNotInCommittee, "validator %d, slot %d, committee %d", attester, m.d.Slot, m.index), false
+	}
+	res, ok = p.checkValidatorBound(attester)
+	return pos, res, ok
+}
+
+// checkAttestationSeen is the first-seen rule of attestations; an identical
+// copy of an attestation being verified joins its group (joined true).
+func (p *Pool) checkAttestationSeen(g *group, r *request) (res Result, joined bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	// [Modified in Electra:EIP7549]
+	// [IGNORE] No other valid attestation seen for this target epoch and validator
+	if p.attSeen.has(g.key.epoch, g.key.index) {
+		return ignore(ErrAlreadySeen), false
+	}
+	lead := p.attInflight[g.key]
+	if lead == nil || lead.agg != g.agg || lead.sig != g.sig {
+		return Result{}, false
+	}
+	return p.joinLocked(lead, r)
+}
+
+// joinLocked adds r to the group of an identical message in flight, so that
+// it shares its verdict.
+func (p *Pool) joinLocked(lead *group, r *request) (Result, bool) {
+	if p.followers >= p.cfg.MaxPending {
+		return ignore(ErrQueueFull), false
+	}
+	p.followers++
+	lead.reqs = append(lead.reqs, r)
+	return Result{}, true
+}
+
+// queueAttestation queues the signature of a SingleAttestation.
+func (p *Pool) queueAttestation(g *group, from Peer, att *attestation.SingleAttestation) (Result, bool) {
+	pk, res := p.publicKey(att.AttesterIndex)
+	if pk == nil {
+		return res, false
 	}
 	if _, err := g.point.SetBytesNoSubgroupCheck(att.Signature[:]); err != nil {
-		// [REJECT] The signature of attestation is valid (it does not decode).
+		// [REJECT] The attestation signature is valid (it does not decode).
 		return rejectf(ErrInvalidSignature, "%w", err), false
 	}
-	j := &job{set: verifier.Set{Root: info.signingRoot, PublicKey: pk, Signature: att.Signature, Decoded: &g.point}, g: g, from: from}
+	// [Modified in Electra:EIP7549]
+	// [REJECT] The attestation signature is valid
+	j := &job{set: verifier.Set{Root: g.info.signingRoot, PublicKey: pk, Signature: att.Signature, Decoded: &g.point}, g: g, from: from}
 	return p.enqueue(g, p.attInflight, j)
 }
 
@@ -256,7 +375,7 @@ func (p *Pool) submitAttestation(r *request, from Peer, att *attestation.SingleA
 func (p *Pool) enqueue(g *group, inflight map[epochKey]*group, jobs ...*job) (Result, bool) {
 	n := int64(len(jobs))
 	p.mu.Lock()
-	if !p.store.canStore(g.agg) {
+	if g.kind != kindPayloadAttestation && !p.store.canStore(g.agg) {
 		p.mu.Unlock()
 		return ignore(ErrPoolFull), false
 	}
@@ -289,6 +408,17 @@ func (p *Pool) enqueue(g *group, inflight map[epochKey]*group, jobs ...*job) (Re
 	return Result{}, true
 }
 
+// inflight is the index of the groups of kind in flight, by key.
+func (p *Pool) inflight(kind int) map[epochKey]*group {
+	switch kind {
+	case kindAggregate:
+		return p.aggInflight
+	case kindPayloadAttestation:
+		return p.ptcInflight
+	}
+	return p.attInflight
+}
+
 // isAggregator is the specs' is_aggregator.
 func isAggregator(committeeLen int, slotSignature [96]byte) bool {
 	modulo := max(1, uint64(committeeLen)/TargetAggregatorsPerCommittee)
@@ -299,12 +429,40 @@ func isAggregator(committeeLen int, slotSignature [96]byte) bool {
 // submitAggregate runs the rules of beacon_aggregate_and_proof that come
 // before the signatures and queues the three signatures.
 func (p *Pool) submitAggregate(r *request, from Peer, sap *attestation.SignedAggregateAndProof) (res Result, queued bool) {
+	if res, ok := checkAggregateEncoding(sap); !ok {
+		return res, false
+	}
+	aggregate := sap.Message.Aggregate
+	m := &intake{d: aggregate.Data, target: targetOf(aggregate.Data)}
+	if res, ok := p.checkCommitteeBits(m, aggregate); !ok {
+		return res, false
+	}
+	if res, ok := p.checkAggregatePrologue(m, aggregate.AggregationBits); !ok {
+		return res, false
+	}
+	if res, ok := p.hashData(m); !ok {
+		return res, false
+	}
+	g, res, ok := p.newAggregateGroup(r, m, sap)
+	if !ok {
+		return res, false
+	}
+	if res, joined := p.checkAggregateSeen(g, r); joined || res.Err != nil {
+		return res, joined
+	}
+	if res, ok := p.checkAggregator(m, sap.Message); !ok {
+		return res, false
+	}
+	return p.queueAggregate(g, m, from, sap)
+}
+
+// checkAggregateEncoding rejects what would not have decoded: nil parts and
+// bitfields that are not valid SSZ.
+func checkAggregateEncoding(sap *attestation.SignedAggregateAndProof) (Result, bool) {
 	if sap == nil || sap.Message == nil || sap.Message.Aggregate == nil || sap.Message.Aggregate.Data == nil {
 		return reject(ErrMalformed), false
 	}
-	aap := sap.Message
-	aggregate := aap.Aggregate
-	d := aggregate.Data
+	aggregate := sap.Message.Aggregate
 	bits := aggregate.AggregationBits
 	if len(bits) == 0 || bits[len(bits)-1] == 0 || bits.Len() > attestation.MaxValidatorsPerCommittee*MaxCommitteesPerSlot {
 		return rejectf(ErrMalformed, "aggregation bits"), false
@@ -312,170 +470,156 @@ func (p *Pool) submitAggregate(r *request, from Peer, sap *attestation.SignedAgg
 	if len(aggregate.CommitteeBits) != 8 {
 		return rejectf(ErrMalformed, "committee bits"), false
 	}
-	target := targetOf(d)
+	return Result{}, true
+}
 
-	// [REJECT] aggregate.data.index == 0
-	if d.Index != 0 {
-		return rejectf(ErrDataIndexNonZero, "index %d", d.Index), false
+// checkCommitteeBits runs the data index rule and the committee bits rule,
+// which comes before the prologue's committee rules, and sets m.index.
+func (p *Pool) checkCommitteeBits(m *intake, aggregate *attestation.Attestation) (Result, bool) {
+	if res, ok := p.checkDataIndex(m.d); !ok {
+		return res, false
 	}
-
-	// [REJECT] len(committee_indices) == 1, where
-	// committee_indices = get_committee_indices(aggregate.committee_bits).
+	// [New in Electra:EIP7549]
+	// [REJECT] Exactly one committee is specified by the committee bits
 	if n := aggregate.CommitteeBits.Count(); n != 1 {
 		return rejectf(ErrCommitteeBits, "%d committees", n), false
 	}
-	index := uint64(aggregate.CommitteeBits.BitIndices()[0])
+	m.index = uint64(aggregate.CommitteeBits.BitIndices()[0])
+	return Result{}, true
+}
 
-	// [REJECT] The committee index is within the expected range -- i.e.
-	// index < get_committee_count_per_slot(state, aggregate.data.target.epoch).
-	committeesPerSlot, ok := p.node.Committees.CommitteeCountPerSlot(target.Epoch)
-	if !ok {
-		return ignoref(ErrShufflingUnavailable, "epoch %d", target.Epoch), false
+// checkAggregatePrologue is the prologue and the rules on the aggregation
+// bits. When the node cannot give the committee, the participants rule,
+// which needs no lookup, still decides.
+func (p *Pool) checkAggregatePrologue(m *intake, bits bitfield.Bitlist) (Result, bool) {
+	res, ok := p.checkPrologue(m)
+	if !ok && !errorIsShuffling(res) {
+		return res, false
 	}
-	if index >= committeesPerSlot {
-		return rejectf(ErrCommitteeIndex, "%d of %d", index, committeesPerSlot), false
+	if ok {
+		// [REJECT] The number of aggregation bits matches the committee size
+		if bits.Len() != uint64(len(m.committee)) {
+			return rejectf(ErrAggregationBitsLength, "%d bits, committee of %d", bits.Len(), len(m.committee)), false
+		}
 	}
-
-	now := p.nowMs()
-	// [IGNORE] aggregate.data.slot is equal to or earlier than the current_slot
-	// (with a MAXIMUM_GOSSIP_CLOCK_DISPARITY allowance) -- i.e. aggregate.data.slot <= current_slot.
-	if p.isFutureSlot(d.Slot, now) {
-		return ignoref(ErrFutureSlot, "slot %d", d.Slot), false
-	}
-
-	// [IGNORE] the epoch of aggregate.data.slot is either the current or
-	// previous epoch (with a MAXIMUM_GOSSIP_CLOCK_DISPARITY allowance).
-	epoch := p.epochOf(d.Slot)
-	if !p.isCurrentOrPreviousEpoch(epoch, now) {
-		return ignoref(ErrEpochWindow, "epoch %d", epoch), false
-	}
-
-	// [REJECT] The aggregate attestation's epoch matches its target -- i.e.
-	// aggregate.data.target.epoch == compute_epoch_at_slot(aggregate.data.slot).
-	if target.Epoch != epoch {
-		return rejectf(ErrTargetEpoch, "target epoch %d, slot epoch %d", target.Epoch, epoch), false
-	}
-
-	// [REJECT] The number of aggregation bits matches the committee size --
-	// i.e. len(aggregation_bits) == len(get_beacon_committee(state, aggregate.data.slot, index)).
-	committee, ok := p.node.Committees.BeaconCommittee(d.Slot, index)
-	if !ok {
-		return ignoref(ErrShufflingUnavailable, "slot %d committee %d", d.Slot, index), false
-	}
-	if bits.Len() != uint64(len(committee)) {
-		return rejectf(ErrAggregationBitsLength, "%d bits, committee of %d", bits.Len(), len(committee)), false
-	}
-
-	// [REJECT] The aggregate attestation has participants -- that is,
-	// len(get_attesting_indices(state, aggregate)) >= 1.
+	// [REJECT] The aggregate attestation has participants
 	if bits.Count() == 0 {
 		return reject(ErrNoParticipants), false
 	}
+	return res, ok
+}
 
-	info, err := p.roots.get(d, target.Epoch)
-	if err != nil {
-		return rejectf(ErrMalformed, "%w", err), false
-	}
-	agg := aggKey{info.root, index}
-	key := epochKey{target.Epoch, aap.AggregatorIndex}
+// errorIsShuffling reports whether res is the IGNORE of a committee lookup
+// the node could not answer (the committee count or the committee).
+func errorIsShuffling(res Result) bool {
+	return res.Verdict == Ignore && errors.Is(res.Err, ErrShufflingUnavailable)
+}
+
+// newAggregateGroup makes the group of an aggregate: its keys, the pool's
+// copy of its bits, and the root its aggregator signs.
+func (p *Pool) newAggregateGroup(r *request, m *intake, sap *attestation.SignedAggregateAndProof) (*group, Result, bool) {
+	aap := sap.Message
+	aggregate := aap.Aggregate
 	msg := *aap
 	msgAgg := *aggregate
-	msgAgg.Data = d.Copy()
+	msgAgg.Data = m.info.data
 	msg.Aggregate = &msgAgg
 	msgRoot, err := msg.HashTreeRoot()
 	if err != nil {
-		return rejectf(ErrMalformed, "%w", err), false
+		return nil, rejectf(ErrMalformed, "%w", err), false
 	}
+	return &group{
+		kind: kindAggregate, reqs: []*request{r}, remaining: 3,
+		key:  epochKey{m.target.Epoch, aap.AggregatorIndex},
+		data: m.info.data, info: m.info, agg: aggKey{m.info.root, m.index}, sig: aggregate.Signature,
+		bits: bytes.Clone(aggregate.AggregationBits), msgRoot: msgRoot, outer: sap.Signature,
+	}, Result{}, true
+}
 
+// checkAggregateSeen runs the two first-seen rules of aggregates; an
+// identical copy of an aggregate being verified joins its group (joined
+// true).
+func (p *Pool) checkAggregateSeen(g *group, r *request) (res Result, joined bool) {
 	p.mu.Lock()
-	// [IGNORE] A valid aggregate attestation defined by
-	// hash_tree_root(aggregate.data) whose aggregation_bits is a non-strict
-	// superset has not already been seen (keyed by (data root, committee
-	// index) from Electra; an aggregate built locally counts as seen).
-	if p.aggSeen.covered(agg, bits) || p.store.covered(agg, bits) {
-		p.mu.Unlock()
-		return ignore(ErrAggregateSeen), false
+	defer p.mu.Unlock()
+	if res := p.checkAggregateSeenLocked(g); res.Err != nil {
+		return res, false
 	}
-	// [IGNORE] The aggregate is the first valid aggregate received for the
-	// aggregator with index aggregate_and_proof.aggregator_index for the
-	// epoch aggregate.data.target.epoch.
-	if p.aggrSeen.has(key.epoch, key.index) {
-		p.mu.Unlock()
-		return ignore(ErrAggregatorSeen), false
+	lead := p.aggInflight[g.key]
+	if lead == nil || lead.msgRoot != g.msgRoot || lead.outer != g.outer {
+		return Result{}, false
 	}
-	lead := p.aggInflight[key]
-	if lead != nil && lead.msgRoot == msgRoot && lead.outer == sap.Signature {
-		if p.followers >= p.cfg.MaxPending {
-			p.mu.Unlock()
-			return ignore(ErrQueueFull), false
-		}
-		p.followers++
-		lead.reqs = append(lead.reqs, r)
-		p.mu.Unlock()
-		return Result{}, true
-	}
-	p.mu.Unlock()
+	return p.joinLocked(lead, r)
+}
 
-	// [REJECT] aggregate_and_proof.selection_proof selects the validator as an
-	// aggregator for the slot -- i.e. is_aggregator(state, aggregate.data.slot,
-	// index, aggregate_and_proof.selection_proof) returns True.
-	if !isAggregator(len(committee), aap.SelectionProof) {
+// checkAggregateSeenLocked runs the two first-seen rules of aggregates, at
+// intake and again when the aggregate is found valid.
+func (p *Pool) checkAggregateSeenLocked(g *group) Result {
+	// [Modified in Electra:EIP7549]
+	// [IGNORE] A valid aggregate with a superset of aggregation bits has not already been seen
+	// (seen.aggregate_data_roots holds the bits of the valid gossip
+	// aggregates only: neither the pool's own aggregates nor aggregates not
+	// yet verified count.)
+	if p.aggSeen.covered(g.agg, g.bits) {
+		return ignore(ErrAggregateSeen)
+	}
+	// [IGNORE] This is the first valid aggregate for this epoch and aggregator
+	if p.aggrSeen.has(g.key.epoch, g.key.index) {
+		return ignore(ErrAggregatorSeen)
+	}
+	return Result{}
+}
+
+// checkAggregator runs the rules on the aggregator before its signatures.
+func (p *Pool) checkAggregator(m *intake, aap *attestation.AggregateAndProof) (Result, bool) {
+	// [REJECT] The selection proof selects the validator as an aggregator
+	if !isAggregator(len(m.committee), aap.SelectionProof) {
 		return reject(ErrNotAggregator), false
 	}
-
-	// [REJECT] The aggregator's validator index is within the committee --
-	// i.e. aggregate_and_proof.aggregator_index in get_beacon_committee(state,
-	// aggregate.data.slot, index).
-	if !slices.Contains(committee, aap.AggregatorIndex) {
+	// [REJECT] The aggregator's validator index is within the committee
+	if !slices.Contains(m.committee, aap.AggregatorIndex) {
 		return rejectf(ErrAggregatorNotInCommittee, "validator %d", aap.AggregatorIndex), false
 	}
-	if aap.AggregatorIndex >= p.cfg.MaxValidators {
-		return ignoref(ErrPoolFull, "validator index %d past MaxValidators", aap.AggregatorIndex), false
-	}
+	return p.checkValidatorBound(aap.AggregatorIndex)
+}
 
-	aggregator := p.node.Keys.PublicKey(aap.AggregatorIndex)
+// queueAggregate queues the three signatures of an aggregate.
+func (p *Pool) queueAggregate(g *group, m *intake, from Peer, sap *attestation.SignedAggregateAndProof) (Result, bool) {
+	aap := sap.Message
+	aggregator, res := p.publicKey(aap.AggregatorIndex)
 	if aggregator == nil {
-		return ignoref(ErrUnknownValidator, "validator %d", aap.AggregatorIndex), false
+		return res, false
 	}
-	participantsKey, res := p.participantsKey(committee, bits)
+	participantsKey, res := p.participantsKey(m.committee, g.bits)
 	if participantsKey == nil {
 		return res, false
 	}
-	selDomain, err := p.domains.get(ssz.DomainSelectionProof, target.Epoch)
+	selDomain, err := p.domains.get(ssz.DomainSelectionProof, m.target.Epoch)
 	if err != nil {
 		return rejectf(ErrMalformed, "%w", err), false
 	}
-	aapDomain, err := p.domains.get(ssz.DomainAggregateAndProof, target.Epoch)
+	aapDomain, err := p.domains.get(ssz.DomainAggregateAndProof, m.target.Epoch)
 	if err != nil {
 		return rejectf(ErrMalformed, "%w", err), false
 	}
-
-	g := &group{
-		kind: kindAggregate, reqs: []*request{r}, remaining: 3, key: key,
-		data: d, info: info, agg: agg, sig: aggregate.Signature,
-		bits: bits, msgRoot: msgRoot, outer: sap.Signature,
-	}
-	if _, err := g.point.SetBytesNoSubgroupCheck(aggregate.Signature[:]); err != nil {
-		// [REJECT] The signature of aggregate is valid (it does not decode).
+	if _, err := g.point.SetBytesNoSubgroupCheck(g.sig[:]); err != nil {
+		// [REJECT] The aggregate signature is valid (it does not decode).
 		return rejectf(ErrInvalidAggregateSignature, "%w", err), false
 	}
 	jobs := []*job{
-		// [REJECT] The aggregate_and_proof.selection_proof is a valid signature
-		// of the aggregate.data.slot by the validator with index
-		// aggregate_and_proof.aggregator_index.
+		// [REJECT] The selection proof signature is valid
 		{g: g, idx: 0, from: from, set: verifier.Set{
-			Root:      ssz.ComputeSigningRootFromRoot(ssz.HashTreeRootUint64(d.Slot), selDomain),
+			Root:      ssz.ComputeSigningRootFromRoot(ssz.HashTreeRootUint64(m.d.Slot), selDomain),
 			PublicKey: aggregator, Signature: aap.SelectionProof,
 		}},
-		// [REJECT] The aggregator signature, signed_aggregate_and_proof.signature, is valid.
+		// [REJECT] The aggregator signature is valid
 		{g: g, idx: 1, from: from, set: verifier.Set{
-			Root:      ssz.ComputeSigningRootFromRoot(msgRoot, aapDomain),
-			PublicKey: aggregator, Signature: sap.Signature,
+			Root:      ssz.ComputeSigningRootFromRoot(g.msgRoot, aapDomain),
+			PublicKey: aggregator, Signature: g.outer,
 		}},
-		// [REJECT] The signature of aggregate is valid.
+		// [REJECT] The aggregate signature is valid
 		{g: g, idx: 2, from: from, set: verifier.Set{
-			Root: info.signingRoot, PublicKey: participantsKey, Signature: aggregate.Signature,
-			Decoded: &g.point,
+			Root: g.info.signingRoot, PublicKey: participantsKey, Signature: g.sig, Decoded: &g.point,
 		}},
 	}
 	return p.enqueue(g, p.aggInflight, jobs...)
@@ -483,58 +627,130 @@ func (p *Pool) submitAggregate(r *request, from Peer, sap *attestation.SignedAgg
 
 // sigVerdict is the verdict of g's signatures, in the order of the specs.
 func (g *group) sigVerdict() Result {
-	if g.kind == kindAttestation {
+	switch g.kind {
+	case kindAttestation:
 		if !g.ok[0] {
-			// [REJECT] The signature of attestation is valid.
+			// [REJECT] The attestation signature is valid
 			return reject(ErrInvalidSignature)
 		}
-		return accepted
-	}
-	switch {
-	case !g.ok[0]:
-		return reject(ErrInvalidSelectionProof)
-	case !g.ok[1]:
-		return reject(ErrInvalidAggregatorSignature)
-	case !g.ok[2]:
-		return reject(ErrInvalidAggregateSignature)
+	case kindPayloadAttestation:
+		if !g.ok[0] {
+			// [REJECT] The signature is valid with respect to the validator's public key
+			return reject(ErrInvalidPayloadAttestationSignature)
+		}
+	default:
+		switch {
+		case !g.ok[0]:
+			return reject(ErrInvalidSelectionProof)
+		case !g.ok[1]:
+			return reject(ErrInvalidAggregatorSignature)
+		case !g.ok[2]:
+			return reject(ErrInvalidAggregateSignature)
+		}
 	}
 	return accepted
 }
 
 // chainChecks runs the chain-dependent rules common to both topics, after
-// the signatures as in the specs.
+// the signatures as in the specs. A lookup the node cannot answer (the
+// target's checkpoint block) does not keep a later rule from REJECTing.
 func (p *Pool) chainChecks(d *attestation.AttestationData) Result {
 	root := d.BeaconBlockRoot
-	target := targetOf(d)
-	// [IGNORE] The block being voted for (attestation.data.beacon_block_root)
-	// has been seen (via gossip or non-gossip sources).
+	// [IGNORE] The block being voted for has been seen (via gossip or non-gossip sources)
+	// (MAY be queued until block is retrieved)
 	seen, valid := p.node.Chain.Block(root)
 	if !seen {
 		return ignore(ErrBlockUnknown)
 	}
-	// [REJECT] The block being voted for (attestation.data.beacon_block_root)
-	// passes validation.
+	// [REJECT] The block being voted for passes validation
 	if !valid {
 		return reject(ErrBlockInvalid)
 	}
-	// [REJECT] The attestation's target block is an ancestor of the block
-	// named in the LMD vote -- i.e. get_checkpoint_block(store,
-	// attestation.data.beacon_block_root, attestation.data.target.epoch) ==
-	// attestation.data.target.root.
-	cp, ok := p.node.Chain.CheckpointBlock(root, target.Epoch)
+	ancestry := p.checkTargetAncestor(d)
+	if ancestry.Verdict == Reject {
+		return ancestry
+	}
+	if res := p.checkFinalizedAncestor(root); res.Err != nil {
+		return res
+	}
+	payload := p.checkPayloadStatus(d)
+	if payload.Verdict == Reject || ancestry.Err == nil {
+		return payload
+	}
+	return ancestry
+}
+
+// checkTargetAncestor is the target ancestry rule: accepted, a REJECT, or
+// an IGNORE when the node cannot tell.
+func (p *Pool) checkTargetAncestor(d *attestation.AttestationData) Result {
+	target := targetOf(d)
+	// [REJECT] The attestation's target block is an ancestor of the LMD vote block
+	// (aggregates: The target block is an ancestor of the LMD vote block)
+	cp, ok := p.node.Chain.CheckpointBlock(d.BeaconBlockRoot, target.Epoch)
 	if !ok {
-		return ignore(ErrBlockUnknown)
+		return ignoref(ErrBlockUnknown, "no checkpoint block of epoch %d", target.Epoch)
 	}
 	if cp != target.Root {
 		return reject(ErrTargetNotAncestor)
 	}
+	return accepted
+}
+
+// checkFinalizedAncestor is the finalized ancestry rule.
+func (p *Pool) checkFinalizedAncestor(root [32]byte) Result {
 	// [IGNORE] The current finalized_checkpoint is an ancestor of the block
-	// defined by attestation.data.beacon_block_root -- i.e.
-	// get_checkpoint_block(store, attestation.data.beacon_block_root,
-	// store.finalized_checkpoint.epoch) == store.finalized_checkpoint.root.
+	// (aggregates: The finalized checkpoint is an ancestor of the block)
 	fin := p.node.Chain.FinalizedCheckpoint()
 	if fb, ok := p.node.Chain.CheckpointBlock(root, fin.Epoch); !ok || fb != fin.Root {
 		return ignore(ErrFinalizedNotAncestor)
 	}
 	return accepted
+}
+
+// checkPayloadStatus is the specs' verify_attestation_payload_status, run
+// for the messages of Gloas epochs.
+func (p *Pool) checkPayloadStatus(d *attestation.AttestationData) Result {
+	if !p.isGloas(p.epochOf(d.Slot)) {
+		return accepted
+	}
+	// [New in Gloas:EIP7732]
+	// The attested payload status is consistent with the block's execution payload
+	blockSlot, status, ok := p.node.Chain.BlockPayload(d.BeaconBlockRoot)
+	if !ok {
+		return ignoref(ErrBlockUnknown, "no payload status")
+	}
+	// [REJECT] For same-slot attestations, the payload cannot yet be present
+	if blockSlot == d.Slot && d.Index != 0 {
+		return reject(ErrSameSlotPayload)
+	}
+	if d.Index != 1 {
+		return accepted
+	}
+	return checkPresentPayload(status)
+}
+
+// checkPresentPayload runs the rules of verify_attestation_payload_status
+// for an attestation that says the payload is present (data.index 1).
+func checkPresentPayload(status PayloadStatus) Result {
+	// [IGNORE] The corresponding execution payload envelope has been seen and verified
+	// (MAY queue attestations for processing once the payload is retrieved and
+	// SHOULD request the payload envelope via ExecutionPayloadEnvelopesByRoot
+	// using data.beacon_block_root)
+	if status == PayloadUnverified {
+		return ignore(ErrPayloadUnverified)
+	}
+	// [IGNORE] The attested execution payload is optimistic
+	if status == PayloadOptimistic {
+		return ignore(ErrPayloadOptimistic)
+	}
+	// [REJECT] The attested execution payload is processed and invalid
+	if status == PayloadInvalidated {
+		return reject(ErrPayloadInvalid)
+	}
+	return accepted
+}
+
+// isGloas reports whether messages of epoch follow the Gloas rules.
+func (p *Pool) isGloas(epoch uint64) bool {
+	return p.node.Gloas != nil && epoch >= p.node.Gloas.ForkEpoch
 }

@@ -1,6 +1,7 @@
 package pool
 
 import (
+	"bytes"
 	"context"
 	"testing"
 
@@ -8,6 +9,7 @@ import (
 
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/ssz"
+	"github.com/attpool/attpool/verifier"
 )
 
 const testSlot = 40 // epoch 1
@@ -162,12 +164,20 @@ func TestAggregateRules(t *testing.T) {
 			resign(bigger)
 			wantResult(t, p.ValidateAggregate(context.Background(), bigger), Accept, nil)
 		}, Ignore, ErrAggregateSeen},
+		// The superset rule counts the valid gossip aggregates only
+		// (seen.aggregate_data_roots), not the pool's own aggregates.
 		{"locally covered", func(p *Pool, _ *attestation.SignedAggregateAndProof) {
 			for _, pos := range positions {
 				att, subnet := e.single(e.data(testSlot), 0, pos)
 				wantResult(t, p.ValidateAttestation(context.Background(), att, subnet), Accept, nil)
 			}
-		}, Ignore, ErrAggregateSeen},
+		}, Accept, nil},
+		{"superset invalid", func(p *Pool, _ *attestation.SignedAggregateAndProof) {
+			bigger := e.aggregate(e.data(testSlot), 0, []uint64{1, 2, 5, 8, 9})
+			bigger.Message.Aggregate.Signature = e.sign(0, [32]byte{7})
+			resign(bigger)
+			wantResult(t, p.ValidateAggregate(context.Background(), bigger), Reject, ErrInvalidAggregateSignature)
+		}, Accept, nil},
 		{"aggregator seen", func(p *Pool, sap *attestation.SignedAggregateAndProof) {
 			other := e.aggregate(e.data(testSlot), 0, []uint64{3})
 			wantResult(t, p.ValidateAggregate(context.Background(), other), Accept, nil)
@@ -245,4 +255,184 @@ func TestSubnetAndAggregatorHelpers(t *testing.T) {
 	if !isAggregator(15, [96]byte{1}) {
 		t.Error("modulo 1 must select")
 	}
+}
+
+// farCommittees is testCommittees whose node cannot count the committees
+// of epochs other than known (a target far from the head), and optionally
+// cannot give any committee.
+type farCommittees struct {
+	testCommittees
+	known     uint64
+	committee bool
+}
+
+func (c farCommittees) CommitteeCountPerSlot(epoch uint64) (uint64, bool) {
+	if epoch != c.known {
+		return 0, false
+	}
+	return c.cps, true
+}
+
+func (c farCommittees) BeaconCommittee(slot, index uint64) ([]uint64, bool) {
+	if !c.committee {
+		return nil, false
+	}
+	return c.testCommittees.BeaconCommittee(slot, index)
+}
+
+// TestLookupFailureKeepsReject: a committee lookup the node cannot answer
+// does not turn a later REJECT that needs no lookup into an IGNORE, and
+// gives an IGNORE (never a REJECT) when no such rule fails.
+func TestLookupFailureKeepsReject(t *testing.T) {
+	checkLeaks(t)
+	e := newEnv(t, 2, 32, 100)
+	e.setSlot(testSlot, 1000)
+	att, subnet := e.single(e.data(testSlot), 1, 3)
+	sap := e.aggregate(e.data(testSlot), 0, []uint64{1, 2})
+	for _, c := range []struct {
+		name      string
+		committee bool
+		mutate    func(d *attestation.AttestationData)
+		clock     int64
+		verdict   Verdict
+		err       error
+	}{
+		{"bogus target epoch", true, func(d *attestation.AttestationData) { d.Target.Epoch = 1 << 40 }, 1000, Reject, ErrTargetEpoch},
+		{"bogus target epoch, future slot", true, func(d *attestation.AttestationData) { d.Target.Epoch = 1 << 40 }, -501, Ignore, ErrFutureSlot},
+		{"count unknown, target matches", true, nil, 1000, Ignore, ErrShufflingUnavailable},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e.node.Committees = farCommittees{testCommittees: e.comm, known: 7, committee: c.committee}
+			defer func() { e.node.Committees = e.comm }()
+			e.setSlot(testSlot, c.clock)
+			p := e.pool(Config{})
+			a := *att
+			a.Data = e.data(testSlot)
+			s := *sap.Message.Aggregate
+			s.Data = e.data(testSlot)
+			if c.mutate != nil {
+				c.mutate(a.Data)
+				c.mutate(s.Data)
+			}
+			wantResult(t, p.ValidateAttestation(context.Background(), &a, subnet), c.verdict, c.err)
+			m := *sap.Message
+			m.Aggregate = &s
+			wantResult(t, p.ValidateAggregate(context.Background(), &attestation.SignedAggregateAndProof{Message: &m, Signature: sap.Signature}), c.verdict, c.err)
+		})
+	}
+	t.Run("committee unknown, no participants", func(t *testing.T) {
+		e.node.Committees = farCommittees{testCommittees: e.comm, known: 1}
+		defer func() { e.node.Committees = e.comm }()
+		e.setSlot(testSlot, 1000)
+		p := e.pool(Config{})
+		empty := *sap.Message
+		agg := *empty.Aggregate
+		agg.AggregationBits = bitfield.NewBitlist(e.comm.size)
+		empty.Aggregate = &agg
+		wantResult(t, p.ValidateAggregate(context.Background(), &attestation.SignedAggregateAndProof{Message: &empty}), Reject, ErrNoParticipants)
+		wantResult(t, p.ValidateAggregate(context.Background(), sap), Ignore, ErrShufflingUnavailable)
+		wantResult(t, p.ValidateAttestation(context.Background(), att, subnet), Ignore, ErrShufflingUnavailable)
+	})
+	t.Run("committee index still first", func(t *testing.T) {
+		// Known count: the committee index rule REJECTs before the clock
+		// rules IGNORE, as in the specs.
+		e.setSlot(testSlot, -501)
+		p := e.pool(Config{})
+		a := *att
+		a.CommitteeIndex = 2
+		wantResult(t, p.ValidateAttestation(context.Background(), &a, subnet), Reject, ErrCommitteeIndex)
+	})
+}
+
+// gateVerifier holds every batch until release is closed.
+type gateVerifier struct {
+	v       SignatureVerifier
+	entered chan struct{}
+	release chan struct{}
+}
+
+func (g *gateVerifier) Verify(sets []verifier.Set) []bool {
+	select {
+	case g.entered <- struct{}{}:
+	default:
+	}
+	<-g.release
+	return g.v.Verify(sets)
+}
+
+func newGateVerifier(t *testing.T) *gateVerifier {
+	v, err := verifier.New(verifier.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(v.Close)
+	return &gateVerifier{v: v, entered: make(chan struct{}, 1), release: make(chan struct{})}
+}
+
+// TestPoolOwnsItsInputs: the first caller of a message whose context ends
+// while an identical copy from another peer waits on its verification gets
+// its verdict; mutating its message afterwards does not reach the pool, and
+// what the pool packs still verifies.
+func TestPoolOwnsItsInputs(t *testing.T) {
+	checkLeaks(t)
+	e := newEnv(t, 1, 32, 100)
+	e.setSlot(testSlot, 1000)
+	gate := newGateVerifier(t)
+	p := e.pool(Config{SignatureVerifier: gate})
+
+	att, subnet := e.single(e.data(testSlot), 0, 3)
+	attCopy := *att
+	attCopy.Data = att.Data.Copy()
+	sap := e.aggregate(e.data(testSlot), 0, []uint64{1, 2, 5})
+	sapCopy := cloneAggregate(sap)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	first := []<-chan Result{
+		p.ValidateAttestationFromAsync(ctx, "a", att, subnet),
+		p.ValidateAggregateFromAsync(ctx, "a", sap),
+	}
+	<-gate.entered
+	second := []<-chan Result{
+		p.ValidateAttestationFromAsync(context.Background(), "b", &attCopy, subnet),
+		p.ValidateAggregateFromAsync(context.Background(), "b", sapCopy),
+	}
+	cancel()
+	for _, c := range first {
+		wantResult(t, <-c, Ignore, ErrCancelled)
+	}
+	// The first caller reuses its structs.
+	for _, d := range []*attestation.AttestationData{att.Data, sap.Message.Aggregate.Data} {
+		d.BeaconBlockRoot = [32]byte{0xee}
+		d.Target.Root = [32]byte{0xee}
+		d.Source.Epoch = 99
+	}
+	bits := sap.Message.Aggregate.AggregationBits
+	for i := range bits.Len() {
+		bits.SetBitAt(i, true)
+	}
+	close(gate.release)
+	for _, c := range second {
+		wantResult(t, <-c, Accept, nil)
+	}
+	packed := p.AttestationsForBlock(testSlot + 1)
+	if len(packed) == 0 {
+		t.Fatal("nothing packed")
+	}
+	for _, a := range packed {
+		if a.Data.BeaconBlockRoot != blockRoot(testSlot) || !e.verifyOnChain(a) {
+			t.Fatalf("packed attestation for %x does not verify", a.Data.BeaconBlockRoot[:4])
+		}
+	}
+	if n := packed[0].AggregationBits.Count(); n != 4 {
+		t.Fatalf("packed %d participants, want 4 (3 aggregated and 1 single)", n)
+	}
+}
+
+func cloneAggregate(sap *attestation.SignedAggregateAndProof) *attestation.SignedAggregateAndProof {
+	aap := *sap.Message
+	agg := *aap.Aggregate
+	agg.Data = agg.Data.Copy()
+	agg.AggregationBits = bytes.Clone(agg.AggregationBits)
+	aap.Aggregate = &agg
+	return &attestation.SignedAggregateAndProof{Message: &aap, Signature: sap.Signature}
 }

@@ -280,6 +280,15 @@ func (f *forkChoice) Block(root [32]byte) (seen, valid bool) {
 	return ok, ok && b.valid
 }
 
+// BlockPayload implements pool.ForkChoice. This node's chain does not reach
+// Gloas, so it gives the slot only; the pool does not ask before Gloas.
+func (f *forkChoice) BlockPayload(root [32]byte) (uint64, pool.PayloadStatus, bool) {
+	f.mu.RLock()
+	b, ok := f.blocks[root]
+	f.mu.RUnlock()
+	return b.slot, pool.PayloadUnverified, ok
+}
+
 // CheckpointBlock implements pool.ForkChoice: the specs'
 // get_checkpoint_block, walking back from root to the last block at or
 // before the epoch's first slot.

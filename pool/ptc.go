@@ -1,0 +1,185 @@
+package pool
+
+import (
+	"context"
+	"slices"
+
+	"github.com/attpool/attpool/attestation"
+	"github.com/attpool/attpool/ssz"
+	"github.com/attpool/attpool/verifier"
+)
+
+// The gossip rules of payload_attestation_message (Gloas, EIP-7732;
+// specs/gloas/p2p-interface.md, validate_payload_attestation_message_gossip):
+// the votes of a slot's payload timeliness committee (PTC_SIZE members, most
+// signing one of a few PayloadAttestationData), verified through the same
+// batches as attestations, so that the many signatures of one message share
+// the verifier's work.
+
+// ValidatePayloadAttestation validates a PayloadAttestationMessage received
+// on payload_attestation_message. It blocks until the verdict or until ctx
+// ends (then the verdict is Ignore with ErrCancelled). The pool reads msg
+// until the verdict and keeps no reference to it. It needs Node.Gloas; the
+// pool does not store payload attestations, it only gives the verdict.
+func (p *Pool) ValidatePayloadAttestation(ctx context.Context, msg *attestation.PayloadAttestationMessage) Result {
+	return <-p.ValidatePayloadAttestationFromAsync(ctx, NoPeer, msg)
+}
+
+// ValidatePayloadAttestationAsync is ValidatePayloadAttestation without the
+// wait: the verdict is sent once on the returned channel.
+func (p *Pool) ValidatePayloadAttestationAsync(ctx context.Context, msg *attestation.PayloadAttestationMessage) <-chan Result {
+	return p.ValidatePayloadAttestationFromAsync(ctx, NoPeer, msg)
+}
+
+// ValidatePayloadAttestationFrom is ValidatePayloadAttestation for a message
+// forwarded by peer from (see ValidateAttestationFrom).
+func (p *Pool) ValidatePayloadAttestationFrom(ctx context.Context, from Peer, msg *attestation.PayloadAttestationMessage) Result {
+	return <-p.ValidatePayloadAttestationFromAsync(ctx, from, msg)
+}
+
+// ValidatePayloadAttestationFromAsync is ValidatePayloadAttestationFrom
+// without the wait: the verdict is sent once on the returned channel.
+func (p *Pool) ValidatePayloadAttestationFromAsync(ctx context.Context, from Peer, msg *attestation.PayloadAttestationMessage) <-chan Result {
+	return p.run(ctx, func(r *request) (Result, bool) { return p.submitPayloadAttestation(r, from, msg) })
+}
+
+// submitPayloadAttestation runs the rules of payload_attestation_message
+// that come before the signature, all but the signature rule, and queues
+// the signature.
+func (p *Pool) submitPayloadAttestation(r *request, from Peer, msg *attestation.PayloadAttestationMessage) (Result, bool) {
+	if msg == nil || msg.Data == nil {
+		return reject(ErrMalformed), false
+	}
+	d := *msg.Data
+	if res, ok := p.checkPayloadAttestationTime(&d); !ok {
+		return res, false
+	}
+	root, err := d.HashTreeRoot()
+	if err != nil {
+		return rejectf(ErrMalformed, "%w", err), false
+	}
+	g := &group{
+		kind: kindPayloadAttestation, reqs: []*request{r}, remaining: 1,
+		key: epochKey{d.Slot, msg.ValidatorIndex}, msgRoot: root, sig: msg.Signature,
+	}
+	if res, joined := p.checkPayloadAttestationSeen(g, r); joined || res.Err != nil {
+		return res, joined
+	}
+	if res, ok := p.checkPayloadAttestationBlock(&d); !ok {
+		return res, false
+	}
+	if res, ok := p.checkPTCMember(&d, msg.ValidatorIndex); !ok {
+		return res, false
+	}
+	return p.queuePayloadAttestation(g, from, msg)
+}
+
+// checkPayloadAttestationTime is the slot rule, and the fork: the topic
+// exists from Gloas on.
+func (p *Pool) checkPayloadAttestationTime(d *attestation.PayloadAttestationData) (Result, bool) {
+	// [IGNORE] The payload attestation's slot is the current slot
+	if !p.isWithinSlotRange(d.Slot, 0, p.nowMs()) {
+		return ignoref(ErrNotCurrentSlot, "slot %d", d.Slot), false
+	}
+	if !p.isGloas(p.epochOf(d.Slot)) {
+		return ignoref(ErrNotGloas, "slot %d", d.Slot), false
+	}
+	return Result{}, true
+}
+
+// checkPayloadAttestationSeen is the first-seen rule; an identical copy of
+// a payload attestation being verified joins its group (joined true).
+func (p *Pool) checkPayloadAttestationSeen(g *group, r *request) (res Result, joined bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if res := p.checkPayloadAttestationSeenLocked(g); res.Err != nil {
+		return res, false
+	}
+	lead := p.ptcInflight[g.key]
+	if lead == nil || lead.msgRoot != g.msgRoot || lead.sig != g.sig {
+		return Result{}, false
+	}
+	return p.joinLocked(lead, r)
+}
+
+func (p *Pool) checkPayloadAttestationSeenLocked(g *group) Result {
+	// [IGNORE] This is the first valid payload attestation from this validator index
+	if p.ptcSeen.has(g.key.epoch, g.key.index) {
+		return ignore(ErrPayloadAttestationSeen)
+	}
+	return Result{}
+}
+
+// checkPayloadAttestationBlock runs the rules on the block attested to,
+// which come before the signature on this topic.
+func (p *Pool) checkPayloadAttestationBlock(d *attestation.PayloadAttestationData) (Result, bool) {
+	// [IGNORE] The payload attestation's block has been seen (via gossip or non-gossip sources)
+	// (MAY be queued until block is retrieved)
+	seen, valid := p.node.Chain.Block(d.BeaconBlockRoot)
+	if !seen {
+		return ignore(ErrBlockUnknown), false
+	}
+	// [REJECT] The payload attestation's block passes validation
+	if !valid {
+		return reject(ErrBlockInvalid), false
+	}
+	// [IGNORE] The payload attestation's block is at the assigned slot
+	slot, _, ok := p.node.Chain.BlockPayload(d.BeaconBlockRoot)
+	if !ok {
+		return ignoref(ErrBlockUnknown, "no slot for the block"), false
+	}
+	if slot != d.Slot {
+		return ignoref(ErrBlockSlot, "block at slot %d, attestation for %d", slot, d.Slot), false
+	}
+	return Result{}, true
+}
+
+// checkPTCMember runs the rules on the validator.
+func (p *Pool) checkPTCMember(d *attestation.PayloadAttestationData, validator uint64) (Result, bool) {
+	ptc, ok := p.node.Gloas.PTC.PTC(d.Slot)
+	if !ok {
+		return ignoref(ErrShufflingUnavailable, "no PTC for slot %d", d.Slot), false
+	}
+	// [REJECT] The validator index is valid
+	// [REJECT] The validator is a member of the payload timeliness committee
+	// (The PTC is drawn from the state's validators, so an index that is not
+	// valid is not a member: one check decides both rules.)
+	if !slices.Contains(ptc, validator) {
+		return rejectf(ErrNotInPTC, "validator %d, slot %d", validator, d.Slot), false
+	}
+	return p.checkValidatorBound(validator)
+}
+
+// queuePayloadAttestation queues the signature of a payload attestation.
+func (p *Pool) queuePayloadAttestation(g *group, from Peer, msg *attestation.PayloadAttestationMessage) (Result, bool) {
+	pk, res := p.publicKey(msg.ValidatorIndex)
+	if pk == nil {
+		return res, false
+	}
+	domain, err := p.domains.get(ssz.DomainPTCAttester, p.epochOf(g.key.epoch))
+	if err != nil {
+		return rejectf(ErrMalformed, "%w", err), false
+	}
+	if _, err := g.point.SetBytesNoSubgroupCheck(g.sig[:]); err != nil {
+		// [REJECT] The signature is valid with respect to the validator's public key
+		// (it does not decode).
+		return rejectf(ErrInvalidPayloadAttestationSignature, "%w", err), false
+	}
+	// [REJECT] The signature is valid with respect to the validator's public key
+	j := &job{g: g, from: from, set: verifier.Set{
+		Root: ssz.ComputeSigningRootFromRoot(g.msgRoot, domain), PublicKey: pk, Signature: g.sig, Decoded: &g.point,
+	}}
+	return p.enqueue(g, p.ptcInflight, j)
+}
+
+// commitPayloadAttestationLocked applies the first-seen rule to a valid
+// payload attestation and marks it seen. Only the current slot's messages
+// are accepted, so the marks of earlier slots are dropped here.
+func (p *Pool) commitPayloadAttestationLocked(g *group) Result {
+	if res := p.checkPayloadAttestationSeenLocked(g); res.Err != nil {
+		return res
+	}
+	p.ptcSeen.prune(max(g.key.epoch, 1) - 1)
+	p.ptcSeen.add(g.key.epoch, g.key.index)
+	return accepted
+}
