@@ -288,6 +288,10 @@ func (e *gsEnv) signedAggregate(aggregator uint64, agg *attestation.Attestation)
 func (e *gsEnv) run(msgs []gsMsg) {
 	e.t.Helper()
 	node := Node{GenesisTime: gsGenesis, Clock: e.clock, Keys: e.keys, Committees: e.head, Forks: e.forks, Chain: e.chain}
+	if e.fork == "gloas" {
+		// The generators' Gloas states are Gloas from genesis.
+		node.Gloas = &GloasNode{ForkEpoch: 0, PTC: CommitteePTC{Committees: e.head, SlotsPerEpoch: gsSlotsPerEpoch}}
+	}
 	p, err := New(Config{
 		SlotsPerEpoch: gsSlotsPerEpoch, SlotDuration: gsSlotMs * time.Millisecond,
 		BatchDelay: time.Millisecond, PruneInterval: time.Hour,
@@ -311,10 +315,6 @@ func (e *gsEnv) run(msgs []gsMsg) {
 		}
 	}
 }
-
-// gsPendingLookup: today the committee lookup for the target epoch runs
-// before the target-epoch REJECT and IGNOREs when the node cannot answer.
-const gsPendingLookup = "the rules fix that keeps a failed lookup from turning a REJECT into an IGNORE (issue 11 req 1)"
 
 // gsCase is one generator case.
 type gsCase struct {
@@ -437,7 +437,7 @@ var gsAttestationCases = slices.Concat([]gsCase{
 		att, subnet := e.attAt(1)
 		return []gsMsg{singleMsg(slotMs(1)-gsDisparityMs, att, subnet, Accept, "")}
 	}},
-	{name: "test_gossip_beacon_attestation__reject_epoch_mismatch", forks: gsElectraOn, pending: gsPendingLookup, build: func(e *gsEnv) []gsMsg {
+	{name: "test_gossip_beacon_attestation__reject_epoch_mismatch", forks: gsElectraOn, build: func(e *gsEnv) []gsMsg {
 		d := e.atSlot1()
 		d.Target.Epoch = 100 // signed with the modified data
 		att, subnet := e.single(d, 0, e.first(1, 0))
@@ -498,8 +498,72 @@ var gsAttestationCases = slices.Concat([]gsCase{
 			att.AttesterIndex = e.outsider(1, 0)
 			return []gsMsg{singleMsg(slotMs(1)+500, att, subnet, Reject, "attester is not a member of the committee")}
 		}},
+		// gloas/networking/test_gossip_beacon_attestation.py
+		{name: "test_gossip_beacon_attestation__reject_data_index_too_high", forks: gsGloasOn, build: func(e *gsEnv) []gsMsg {
+			att, subnet := e.attAt(1)
+			att.Data.Index = 2
+			return []gsMsg{singleMsg(slotMs(1)+500, att, subnet, Reject, "attestation data index must be 0 or 1")}
+		}},
+		{name: "test_gossip_beacon_attestation__reject_same_slot_with_payload", forks: gsGloasOn, build: func(e *gsEnv) []gsMsg {
+			att, subnet := e.single(e.sameSlotData(1), 0, e.first(1, 0))
+			return []gsMsg{singleMsg(slotMs(1)+500, att, subnet, Reject, "same-slot attestation must attest with index 0")}
+		}},
+		{name: "test_gossip_beacon_attestation__valid_same_slot_index_zero", forks: gsGloasOn, build: func(e *gsEnv) []gsMsg {
+			att, subnet := e.single(e.sameSlotData(0), 0, e.first(1, 0))
+			return []gsMsg{singleMsg(slotMs(1)+500, att, subnet, Accept, "")}
+		}},
 	},
+	gsPayloadCases("test_gossip_beacon_attestation__", func(e *gsEnv, d *attestation.AttestationData, want Verdict, reason string) gsMsg {
+		att, subnet := e.single(d, 0, e.first(d.Slot, 0))
+		return singleMsg(slotMs(d.Slot)+500, att, subnet, want, reason)
+	}),
 )
+
+// sameSlotData is prepare_same_slot_attestation's data: a block at slot 1
+// in the store and the slot-1 vote for it with data.index payloadIndex.
+func (e *gsEnv) sameSlotData(payloadIndex uint64) *attestation.AttestationData {
+	block := e.addBlock("block at slot 1", 1, e.anchor, true)
+	d := e.data(1, block, e.anchor)
+	d.Index = payloadIndex
+	return d
+}
+
+// gsPayloadCase is one of prepare_past_slot_attestation's cases: a block
+// at slot 1 (with its payload envelope delivered or not, and an EL status or
+// none), voted for at slot 2 with data.index 1 (payload present).
+type gsPayloadCase struct {
+	suffix string
+	status PayloadStatus // what the node knows: envelope and EL status
+	want   Verdict
+	reason string
+}
+
+var gsPayloadStatusCases = []gsPayloadCase{
+	{"ignore_payload_envelope_unseen", PayloadUnverified, Ignore, "execution payload envelope has not been seen"},
+	// envelope delivered, PAYLOAD_STATUS_NOT_VALIDATED
+	{"ignore_payload_pending_el_validation", PayloadOptimistic, Ignore, "attested payload is optimistic"},
+	// envelope delivered, PAYLOAD_STATUS_INVALIDATED
+	{"reject_payload_failed_el_validation", PayloadInvalidated, Reject, "attested payload is invalid"},
+	// envelope delivered, PAYLOAD_STATUS_VALID
+	{"valid_payload_validated", PayloadValid, Accept, ""},
+	// PAYLOAD_STATUS_VALID but the envelope never delivered:
+	// is_payload_verified is false.
+	{"ignore_payload_status_without_envelope", PayloadUnverified, Ignore, "execution payload envelope has not been seen"},
+}
+
+func gsPayloadCases(prefix string, msg func(e *gsEnv, d *attestation.AttestationData, want Verdict, reason string) gsMsg) []gsCase {
+	out := make([]gsCase, len(gsPayloadStatusCases))
+	for i, c := range gsPayloadStatusCases {
+		out[i] = gsCase{name: prefix + c.suffix, forks: gsGloasOn, build: func(e *gsEnv) []gsMsg {
+			block := e.addBlock("block at slot 1", 1, e.anchor, true)
+			e.chain.SetPayloadStatus(block, c.status)
+			d := e.data(2, block, e.anchor)
+			d.Index = 1
+			return []gsMsg{msg(e, d, c.want, c.reason)}
+		}}
+	}
+	return out
+}
 
 // outsider is the lowest validator index not in the committee.
 func (e *gsEnv) outsider(slot, index uint64) uint64 {
@@ -535,7 +599,7 @@ var gsAggregateCases = slices.Concat([]gsCase{
 	{name: "test_gossip_beacon_aggregate_and_proof__valid_within_clock_disparity", forks: gsElectraOn, build: func(e *gsEnv) []gsMsg {
 		return []gsMsg{aggMsg(slotMs(1)-gsDisparityMs, e.aggAt1(), Accept, "")}
 	}},
-	{name: "test_gossip_beacon_aggregate_and_proof__reject_epoch_mismatch", forks: gsElectraOn, pending: gsPendingLookup, build: func(e *gsEnv) []gsMsg {
+	{name: "test_gossip_beacon_aggregate_and_proof__reject_epoch_mismatch", forks: gsElectraOn, build: func(e *gsEnv) []gsMsg {
 		sap := e.aggAt1()
 		sap.Message.Aggregate.Data.Target.Epoch = 100 // after signing
 		return []gsMsg{aggMsg(slotMs(1)+500, sap, Reject, "attestation epoch does not match target epoch")}
@@ -690,5 +754,18 @@ var gsAggregateCases = slices.Concat([]gsCase{
 			sap.Message.Aggregate.CommitteeBits = cb
 			return []gsMsg{aggMsg(slotMs(1)+500, sap, Reject, "aggregate committee bits must specify exactly one committee")}
 		}},
+		// gloas/networking/test_gossip_beacon_aggregate_and_proof.py
+		{name: "test_gossip_beacon_aggregate_and_proof__reject_data_index_too_high", forks: gsGloasOn, build: func(e *gsEnv) []gsMsg {
+			sap := e.aggAt1()
+			sap.Message.Aggregate.Data.Index = 2
+			return []gsMsg{aggMsg(slotMs(1)+500, sap, Reject, "aggregate data index must be 0 or 1")}
+		}},
+		{name: "test_gossip_beacon_aggregate_and_proof__reject_same_slot_with_payload", forks: gsGloasOn, build: func(e *gsEnv) []gsMsg {
+			sap := e.aggregate(e.sameSlotData(1), 0, nil, nil)
+			return []gsMsg{aggMsg(slotMs(1)+500, sap, Reject, "same-slot attestation must attest with index 0")}
+		}},
 	},
+	gsPayloadCases("test_gossip_beacon_aggregate_and_proof__", func(e *gsEnv, d *attestation.AttestationData, want Verdict, reason string) gsMsg {
+		return aggMsg(slotMs(d.Slot)+500, e.aggregate(d, 0, nil, nil), want, reason)
+	}),
 )
