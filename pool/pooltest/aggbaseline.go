@@ -17,7 +17,7 @@ import (
 // participants' keys and its three sets (selection proof, aggregator
 // signature, aggregate signature) in one distinct-message batch
 // (baseline.DistinctMessages), each set alone (baseline.Individual) if the
-// batch fails. The messages are spread over goroutines goroutines, as a
+// batch fails: baseline.Lighthouse's Verify. The messages are spread over goroutines goroutines, as a
 // node's gossip validators run. valid[i] reports whether all three
 // signatures of msgs[i] are valid (false for a message too malformed to
 // have them); wall runs from the start to the last verdict.
@@ -33,15 +33,12 @@ func (n *Network) BaselineAggregates(msgs []AggregateMsg, goroutines int) (valid
 				if i >= len(msgs) {
 					return
 				}
-				sets, ok := n.aggregateSets(msgs[i].Msg)
-				if !ok {
+				sets, have := n.aggregateSets(msgs[i].Msg)
+				if !have {
 					continue
 				}
-				valid[i] = baseline.DistinctMessages(sets[:])
-				if !valid[i] {
-					alone := baseline.Individual(sets[:])
-					valid[i] = alone[0] && alone[1] && alone[2]
-				}
+				ok := baseline.Lighthouse{}.Verify(sets[:])
+				valid[i] = ok[0] && ok[1] && ok[2]
 			}
 		})
 	}

@@ -360,40 +360,37 @@ func (t *AggregateTraffic) newKit(slot uint64) (*slotKit, error) {
 }
 
 // views draws the view of every aggregator of c: itself and a random share
-// of the other members but the offline one, no view contained in another
-// (so that every valid aggregate is new to the pool whatever the order).
+// of the other members but the offline one. No view may contain another
+// (so that every valid aggregate is new to the pool whatever the order):
+// where one does, it loses the other's aggregator, until none does.
 func (t *AggregateTraffic) views(rng *rand.Rand, c *committeeLoad) []bitfield.Bitlist {
 	size := len(c.members)
 	views := make([]bitfield.Bitlist, len(c.aggregators))
 	for k, pos := range c.aggregators {
-		for attempt := 0; ; attempt++ {
-			share := t.cfg.MinView + rng.Float64()*(t.cfg.MaxView-t.cfg.MinView)
-			b := bitfield.NewBitlist(uint64(size))
-			b.SetBitAt(uint64(pos), true)
-			for i := range size {
-				if i != c.offline && rng.Float64() < share {
-					b.SetBitAt(uint64(i), true)
-				}
+		share := t.cfg.MinView + rng.Float64()*(t.cfg.MaxView-t.cfg.MinView)
+		b := bitfield.NewBitlist(uint64(size))
+		for i := range size {
+			if i == pos || (i != c.offline && rng.Float64() < share) {
+				b.SetBitAt(uint64(i), true)
 			}
-			if attempt > 100 || !containsOrContained(b, views[:k]) {
-				views[k] = b
-				break
+		}
+		views[k] = b
+	}
+	for changed := true; changed; {
+		changed = false
+		for k, vk := range views {
+			for j, vj := range views {
+				if j == k {
+					continue
+				}
+				if in, _ := vk.Contains(vj); in {
+					vk.SetBitAt(uint64(c.aggregators[j]), false)
+					changed = true
+				}
 			}
 		}
 	}
 	return views
-}
-
-func containsOrContained(b bitfield.Bitlist, others []bitfield.Bitlist) bool {
-	for _, o := range others {
-		if c, _ := o.Contains(b); c {
-			return true
-		}
-		if c, _ := b.Contains(o); c {
-			return true
-		}
-	}
-	return false
 }
 
 // isAggregator is the specs' is_aggregator.

@@ -1,0 +1,94 @@
+package pool_test
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/attpool/attpool/pool"
+	"github.com/attpool/attpool/pool/pooltest"
+)
+
+var aggLoad struct {
+	once          sync.Once
+	net           *pooltest.Network
+	clean, faulty []pooltest.AggregateMsg
+	err           error
+}
+
+// loadAggregates generates the aggregates of a mainnet slot, clean and with
+// 1% of them (10) carrying an invalid signature.
+func loadAggregates(b *testing.B) {
+	aggLoad.once.Do(func() {
+		b.Log("deriving 32,768 keys and generating a mainnet slot of aggregates (takes a while)")
+		net := pooltest.NewNetwork(1<<20, benchSlot)
+		gen := pooltest.NewAggregateTraffic(net, pooltest.AggregateConfig{Seed: 1})
+		aggLoad.net = net
+		if aggLoad.clean, aggLoad.err = gen.Slot(benchSlot, nil); aggLoad.err != nil {
+			return
+		}
+		aggLoad.faulty, aggLoad.err = gen.Slot(benchSlot, pooltest.SignatureFaults(len(aggLoad.clean)/100))
+	})
+	if aggLoad.err != nil {
+		b.Fatal(aggLoad.err)
+	}
+}
+
+// BenchmarkAggregateSlot submits the SignedAggregateAndProof of a mainnet
+// slot (64 committees of 512, about 1,000 aggregators, each seeing 85-100%
+// of its committee) from 64 goroutines through ValidateAggregateAsync and
+// waits for every verdict, against the same load verified as Prysm and
+// Lighthouse do (per aggregate: the participants' key summed, its three sets
+// in one distinct-message batch, each alone if it fails; 64 goroutines).
+// wall-s runs from the first submission to the last verdict; baseline-s is
+// the baseline's wall; x-baseline their ratio. Every verdict is checked: the
+// invalid ones must be rejected with their rule.
+func BenchmarkAggregateSlot(b *testing.B) {
+	loadAggregates(b)
+	net := aggLoad.net
+	var baseline time.Duration
+	for _, c := range []struct {
+		name string
+		msgs []pooltest.AggregateMsg
+	}{
+		{"baseline", aggLoad.clean},
+		{"pool", aggLoad.clean},
+		{"pool-1pct-invalid", aggLoad.faulty},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			var total time.Duration
+			for b.Loop() {
+				if c.name == "baseline" {
+					valid, wall := net.BaselineAggregates(c.msgs, 64)
+					for i, ok := range valid {
+						if !ok {
+							b.Fatalf("baseline: valid aggregate %d failed", i)
+						}
+					}
+					total += wall
+					continue
+				}
+				p, err := pool.New(pool.Config{}, net.Node())
+				if err != nil {
+					b.Fatal(err)
+				}
+				net.SetSlot(benchSlot, 8*time.Second)
+				results, wall := pooltest.SubmitAggregates(p, c.msgs, 64)
+				p.Close()
+				total += wall
+				if t := pooltest.CheckAggregates(c.msgs, results); len(t.Wrong) > 0 {
+					i := t.Wrong[0]
+					b.Fatalf("%d wrong verdicts (first: %v, %v)", len(t.Wrong), c.msgs[i].Fault, results[i])
+				}
+			}
+			wall := total / time.Duration(b.N)
+			b.ReportMetric(wall.Seconds(), "wall-s")
+			b.ReportMetric(float64(len(c.msgs)), "msgs")
+			if c.name == "baseline" {
+				baseline = wall
+			} else if baseline > 0 {
+				b.ReportMetric(baseline.Seconds()/wall.Seconds(), "x-baseline")
+			}
+		})
+	}
+}
