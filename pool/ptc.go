@@ -59,7 +59,7 @@ func (p *Pool) submitPayloadAttestation(r *request, from Peer, msg *attestation.
 		return rejectf(ErrMalformed, "%w", err), false
 	}
 	g := &group{
-		kind: kindPayloadAttestation, reqs: []*request{r}, remaining: 1,
+		kind: kindPayloadAttestation, reqs: []*request{r},
 		key: epochKey{d.Slot, msg.ValidatorIndex}, msgRoot: root, sig: msg.Signature,
 	}
 	if res, joined := p.checkPayloadAttestationSeen(g, r); joined || res.Err != nil {

@@ -240,15 +240,18 @@ func (p *Pool) checkSlotAndTarget(d *attestation.AttestationData, target attesta
 	now := p.nowMs()
 	// [IGNORE] The attestation's slot is not from a future slot
 	// (MAY be queued for processing at the appropriate slot)
+	// (aggregates: The aggregate attestation's slot is not from a future slot)
 	if p.isFutureSlot(d.Slot, now) {
 		return ignoref(ErrFutureSlot, "slot %d", d.Slot), false
 	}
 	// [IGNORE] The attestation's epoch is either the current or previous epoch
+	// (aggregates: The aggregate attestation's epoch is either the current or previous epoch)
 	epoch := p.epochOf(d.Slot)
 	if !p.isCurrentOrPreviousEpoch(epoch, now) {
 		return ignoref(ErrEpochWindow, "epoch %d", epoch), false
 	}
 	// [REJECT] The attestation's epoch matches its target
+	// (aggregates: The aggregate attestation's epoch matches its target)
 	if target.Epoch != epoch {
 		return rejectf(ErrTargetEpoch, "target epoch %d, slot epoch %d", target.Epoch, epoch), false
 	}
@@ -302,7 +305,7 @@ func (p *Pool) submitAttestation(r *request, from Peer, att *attestation.SingleA
 		return res, false
 	}
 	g := &group{
-		kind: kindAttestation, reqs: []*request{r}, remaining: 1,
+		kind: kindAttestation, reqs: []*request{r},
 		key:  epochKey{m.target.Epoch, att.AttesterIndex},
 		data: m.info.data, info: m.info, agg: aggKey{m.info.root, m.index}, sig: att.Signature,
 		pos: uint64(pos), size: uint64(len(m.committee)),
@@ -370,9 +373,10 @@ func (p *Pool) queueAttestation(g *group, from Peer, att *attestation.SingleAtte
 	return p.enqueue(g, p.attInflight, j)
 }
 
-// enqueue registers g as in flight and queues its jobs, unless a bound is
-// hit or the pool is closed.
+// enqueue registers g as in flight and queues its jobs, one per signature
+// of g, unless a bound is hit or the pool is closed.
 func (p *Pool) enqueue(g *group, inflight map[epochKey]*group, jobs ...*job) (Result, bool) {
+	g.remaining = len(jobs)
 	n := int64(len(jobs))
 	p.mu.Lock()
 	if g.kind != kindPayloadAttestation && !p.store.canStore(g.agg) {
@@ -529,7 +533,7 @@ func (p *Pool) newAggregateGroup(r *request, m *intake, sap *attestation.SignedA
 		return nil, rejectf(ErrMalformed, "%w", err), false
 	}
 	return &group{
-		kind: kindAggregate, reqs: []*request{r}, remaining: 3,
+		kind: kindAggregate, reqs: []*request{r},
 		key:  epochKey{m.target.Epoch, aap.AggregatorIndex},
 		data: m.info.data, info: m.info, agg: aggKey{m.info.root, m.index}, sig: aggregate.Signature,
 		bits: bytes.Clone(aggregate.AggregationBits), msgRoot: msgRoot, outer: sap.Signature,

@@ -1,0 +1,156 @@
+package pool
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/attpool/attpool/attestation"
+	"github.com/attpool/attpool/ssz"
+)
+
+// ptcMessage is the signed payload attestation of validator for the block
+// of slot.
+func (e *env) ptcMessage(slot, validator uint64, present bool) *attestation.PayloadAttestationMessage {
+	d := &attestation.PayloadAttestationData{BeaconBlockRoot: blockRoot(slot), Slot: slot, PayloadPresent: present}
+	m := &attestation.PayloadAttestationMessage{ValidatorIndex: validator, Data: d}
+	e.signPTC(m)
+	return m
+}
+
+func (e *env) signPTC(m *attestation.PayloadAttestationMessage) {
+	root, err := ssz.ComputeSigningRoot(m.Data, e.domain(ssz.DomainPTCAttester, m.Data.Slot/e.spe))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	m.Signature = e.sign(m.ValidatorIndex, root)
+}
+
+func TestPayloadAttestationRules(t *testing.T) {
+	checkLeaks(t)
+	e := newEnv(t, 2, 32, 100)
+	member := e.comm.validator(testSlot, 1, 7)
+	cases := []struct {
+		name    string
+		setup   func(p *Pool, m *attestation.PayloadAttestationMessage)
+		verdict Verdict
+		err     error
+	}{
+		{"accept", nil, Accept, nil},
+		{"malformed", func(_ *Pool, m *attestation.PayloadAttestationMessage) { m.Data = nil }, Reject, ErrMalformed},
+		{"not current slot", func(*Pool, *attestation.PayloadAttestationMessage) { e.setSlot(testSlot+1, 501) }, Ignore, ErrNotCurrentSlot},
+		{"current slot disparity", func(*Pool, *attestation.PayloadAttestationMessage) { e.setSlot(testSlot+1, 500) }, Accept, nil},
+		{"future slot", func(*Pool, *attestation.PayloadAttestationMessage) { e.setSlot(testSlot-1, 11499) }, Ignore, ErrNotCurrentSlot},
+		{"already seen", func(p *Pool, m *attestation.PayloadAttestationMessage) {
+			wantResult(t, p.ValidatePayloadAttestation(context.Background(), e.ptcMessage(testSlot, m.ValidatorIndex, false)), Accept, nil)
+		}, Ignore, ErrPayloadAttestationSeen},
+		{"block unknown", func(_ *Pool, m *attestation.PayloadAttestationMessage) {
+			m.Data.BeaconBlockRoot = [32]byte{9}
+			e.signPTC(m)
+		}, Ignore, ErrBlockUnknown},
+		{"block invalid", func(_ *Pool, m *attestation.PayloadAttestationMessage) {
+			e.chain.AddBlock([32]byte{8}, blockRoot(testSlot-1), testSlot, false)
+			m.Data.BeaconBlockRoot = [32]byte{8}
+			e.signPTC(m)
+		}, Reject, ErrBlockInvalid},
+		{"block not at slot", func(_ *Pool, m *attestation.PayloadAttestationMessage) {
+			m.Data.BeaconBlockRoot = blockRoot(testSlot - 1)
+			e.signPTC(m)
+		}, Ignore, ErrBlockSlot},
+		{"not in PTC", func(_ *Pool, m *attestation.PayloadAttestationMessage) {
+			m.ValidatorIndex = e.comm.validator(testSlot+1, 0, 0)
+			e.signPTC(m)
+		}, Reject, ErrNotInPTC},
+		{"validator index out of range", func(_ *Pool, m *attestation.PayloadAttestationMessage) {
+			m.ValidatorIndex = 1 << 50
+		}, Reject, ErrNotInPTC},
+		{"invalid signature", func(_ *Pool, m *attestation.PayloadAttestationMessage) {
+			m.Data.PayloadPresent = false
+		}, Reject, ErrInvalidPayloadAttestationSignature},
+		{"bad signature encoding", func(_ *Pool, m *attestation.PayloadAttestationMessage) { m.Signature = [96]byte{1} }, Reject, ErrInvalidPayloadAttestationSignature},
+		{"before the fork", func(_ *Pool, m *attestation.PayloadAttestationMessage) {
+			e.setSlot(20, 1000) // epoch 0, Gloas from epoch 1
+			*m = *e.ptcMessage(20, e.comm.validator(20, 0, 0), true)
+		}, Ignore, ErrNotGloas},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e.gloas(1)
+			e.setSlot(testSlot, 1000)
+			p := e.pool(Config{})
+			m := e.ptcMessage(testSlot, member, true)
+			if c.setup != nil {
+				c.setup(p, m)
+			}
+			wantResult(t, p.ValidatePayloadAttestation(context.Background(), m), c.verdict, c.err)
+		})
+	}
+	t.Run("no Gloas node", func(t *testing.T) {
+		e.node.Gloas = nil
+		e.setSlot(testSlot, 1000)
+		p := e.pool(Config{})
+		wantResult(t, p.ValidatePayloadAttestation(context.Background(), e.ptcMessage(testSlot, member, true)), Ignore, ErrNotGloas)
+	})
+}
+
+// TestPayloadAttestationCopiesShareVerification: identical copies of a
+// payload attestation are verified once, one is accepted and the others
+// ignored as seen.
+func TestPayloadAttestationCopiesShareVerification(t *testing.T) {
+	checkLeaks(t)
+	e := newEnv(t, 1, 8, 100)
+	e.gloas(0)
+	e.setSlot(testSlot, 1000)
+	reg := prometheus.NewRegistry()
+	p := e.pool(Config{BatchDelay: 50 * time.Millisecond, Registerer: reg})
+	m := e.ptcMessage(testSlot, e.comm.validator(testSlot, 0, 2), true)
+	var chans []<-chan Result
+	for i := range 20 {
+		chans = append(chans, p.ValidatePayloadAttestationFromAsync(context.Background(), Peer(rune('a'+i)), m))
+	}
+	accepts := 0
+	for _, c := range chans {
+		if r := <-c; r.Verdict == Accept {
+			accepts++
+		} else {
+			wantResult(t, r, Ignore, ErrPayloadAttestationSeen)
+		}
+	}
+	if accepts != 1 {
+		t.Fatalf("%d accepts", accepts)
+	}
+	if sets := histogramSum(t, reg, "attpool_pool_batch_size"); sets != 1 {
+		t.Fatalf("%v signature sets verified, want 1", sets)
+	}
+}
+
+// TestWholePTC: the 512 members of a slot's PTC, voting on two data, with
+// one bad signature among them, next to attestations of the same slot.
+func TestWholePTC(t *testing.T) {
+	checkLeaks(t)
+	e := newEnv(t, 4, 128, 100)
+	e.gloas(0)
+	e.setSlot(testSlot, 1000)
+	p := e.pool(Config{BatchSize: 128})
+	ptc, _ := CommitteePTC{Committees: e.comm, SlotsPerEpoch: e.spe}.PTC(testSlot)
+	var chans []<-chan Result
+	for i, v := range ptc {
+		m := e.ptcMessage(testSlot, v, i%3 != 0)
+		if i == 100 {
+			m.Signature = e.sign(v+1, [32]byte{1})
+		}
+		chans = append(chans, p.ValidatePayloadAttestationAsync(context.Background(), m))
+	}
+	att, subnet := e.single(e.data(testSlot), 2, 5)
+	attCh := p.ValidateAttestationAsync(context.Background(), att, subnet)
+	for i, c := range chans {
+		if i == 100 {
+			wantResult(t, <-c, Reject, ErrInvalidPayloadAttestationSignature)
+		} else {
+			wantResult(t, <-c, Accept, nil)
+		}
+	}
+	wantResult(t, <-attCh, Accept, nil)
+}
