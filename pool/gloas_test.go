@@ -98,3 +98,31 @@ func TestGloasTwoRootsPerHead(t *testing.T) {
 		t.Fatalf("packed indices %v", indices)
 	}
 }
+
+// blindChain is a MemChain that cannot give the checkpoint blocks of
+// epochs after 0.
+type blindChain struct{ *MemChain }
+
+func (c blindChain) CheckpointBlock(root [32]byte, epoch uint64) ([32]byte, bool) {
+	if epoch > 0 {
+		return [32]byte{}, false
+	}
+	return c.MemChain.CheckpointBlock(root, epoch)
+}
+
+// TestGloasCheckpointLookupKeepsReject: when the node cannot give the
+// target's checkpoint block, the payload rules that follow still REJECT.
+func TestGloasCheckpointLookupKeepsReject(t *testing.T) {
+	checkLeaks(t)
+	e := newEnv(t, 2, 32, 100)
+	e.gloas(0)
+	e.node.Chain = blindChain{e.chain}
+	e.setSlot(testSlot, 1000)
+	p := e.pool(Config{})
+	sameSlot := e.data(testSlot)
+	sameSlot.Index = 1
+	att, subnet := e.single(sameSlot, 1, 3)
+	wantResult(t, p.ValidateAttestation(context.Background(), att, subnet), Reject, ErrSameSlotPayload)
+	att, subnet = e.single(e.data(testSlot), 1, 4)
+	wantResult(t, p.ValidateAttestation(context.Background(), att, subnet), Ignore, ErrBlockUnknown)
+}

@@ -166,13 +166,11 @@ type intake struct {
 	info      *dataInfo
 }
 
-// checkPrologue runs the rules the two topics share, in the specs' order,
-// from the data index to the epoch of the target, and looks up the committee.
+// checkPrologue runs the rules the two topics share after the data index
+// (and an aggregate's committee bits), in the specs' order, from the
+// committee index to the epoch of the target, and looks up the committee.
 // ok is false when res is the verdict.
 func (p *Pool) checkPrologue(m *intake) (res Result, ok bool) {
-	if res, ok := p.checkDataIndex(m.d); !ok {
-		return res, false
-	}
 	unknown, ok := p.checkCommitteeIndex(m)
 	if !ok && unknown.Verdict == Reject {
 		return unknown, false
@@ -294,6 +292,9 @@ func (p *Pool) submitAttestation(r *request, from Peer, att *attestation.SingleA
 		return reject(ErrMalformed), false
 	}
 	m := &intake{d: att.Data, target: targetOf(att.Data), index: att.CommitteeIndex, subnet: &subnet}
+	if res, ok := p.checkDataIndex(m.d); !ok {
+		return res, false
+	}
 	if res, ok := p.checkPrologue(m); !ok {
 		return res, false
 	}
@@ -396,8 +397,14 @@ func (p *Pool) enqueue(g *group, inflight map[epochKey]*group, jobs ...*job) (Re
 		p.metrics.queueDepth.Set(float64(p.pending.Load()))
 		return Result{}, true
 	}
-	// Closed meanwhile: answer the group (copies may have joined it).
 	p.pending.Add(-n)
+	p.answerClosed(g, inflight)
+	return Result{}, true
+}
+
+// answerClosed answers a group the batcher refused, closed meanwhile
+// (copies may have joined it).
+func (p *Pool) answerClosed(g *group, inflight map[epochKey]*group) {
 	p.mu.Lock()
 	if inflight[g.key] == g {
 		delete(inflight, g.key)
@@ -409,7 +416,6 @@ func (p *Pool) enqueue(g *group, inflight map[epochKey]*group, jobs ...*job) (Re
 	for _, r := range reqs {
 		r.resolve(ignore(ErrClosed))
 	}
-	return Result{}, true
 }
 
 // inflight is the index of the groups of kind in flight, by key.
@@ -598,11 +604,7 @@ func (p *Pool) queueAggregate(g *group, m *intake, from Peer, sap *attestation.S
 	if participantsKey == nil {
 		return res, false
 	}
-	selDomain, err := p.domains.get(ssz.DomainSelectionProof, m.target.Epoch)
-	if err != nil {
-		return rejectf(ErrMalformed, "%w", err), false
-	}
-	aapDomain, err := p.domains.get(ssz.DomainAggregateAndProof, m.target.Epoch)
+	selDomain, aapDomain, err := p.aggregateDomains(m.target.Epoch)
 	if err != nil {
 		return rejectf(ErrMalformed, "%w", err), false
 	}
@@ -610,23 +612,32 @@ func (p *Pool) queueAggregate(g *group, m *intake, from Peer, sap *attestation.S
 		// [REJECT] The aggregate signature is valid (it does not decode).
 		return rejectf(ErrInvalidAggregateSignature, "%w", err), false
 	}
-	jobs := []*job{
+	return p.enqueue(g, p.aggInflight,
 		// [REJECT] The selection proof signature is valid
-		{g: g, idx: 0, from: from, set: verifier.Set{
+		&job{g: g, idx: 0, from: from, set: verifier.Set{
 			Root:      ssz.ComputeSigningRootFromRoot(ssz.HashTreeRootUint64(m.d.Slot), selDomain),
 			PublicKey: aggregator, Signature: aap.SelectionProof,
 		}},
 		// [REJECT] The aggregator signature is valid
-		{g: g, idx: 1, from: from, set: verifier.Set{
+		&job{g: g, idx: 1, from: from, set: verifier.Set{
 			Root:      ssz.ComputeSigningRootFromRoot(g.msgRoot, aapDomain),
 			PublicKey: aggregator, Signature: g.outer,
 		}},
 		// [REJECT] The aggregate signature is valid
-		{g: g, idx: 2, from: from, set: verifier.Set{
+		&job{g: g, idx: 2, from: from, set: verifier.Set{
 			Root: g.info.signingRoot, PublicKey: participantsKey, Signature: g.sig, Decoded: &g.point,
 		}},
+	)
+}
+
+// aggregateDomains are the domains of the selection proof and of the
+// aggregator's signature at epoch.
+func (p *Pool) aggregateDomains(epoch uint64) (sel, aap ssz.Domain, err error) {
+	if sel, err = p.domains.get(ssz.DomainSelectionProof, epoch); err != nil {
+		return sel, aap, err
 	}
-	return p.enqueue(g, p.aggInflight, jobs...)
+	aap, err = p.domains.get(ssz.DomainAggregateAndProof, epoch)
+	return sel, aap, err
 }
 
 // sigVerdict is the verdict of g's signatures, in the order of the specs.
@@ -703,7 +714,8 @@ func (p *Pool) checkTargetAncestor(d *attestation.AttestationData) Result {
 // checkFinalizedAncestor is the finalized ancestry rule.
 func (p *Pool) checkFinalizedAncestor(root [32]byte) Result {
 	// [IGNORE] The current finalized_checkpoint is an ancestor of the block
-	// (aggregates: The finalized checkpoint is an ancestor of the block)
+	// (Gloas: The current finalized checkpoint is an ancestor of the block;
+	// aggregates: The finalized checkpoint is an ancestor of the block)
 	fin := p.node.Chain.FinalizedCheckpoint()
 	if fb, ok := p.node.Chain.CheckpointBlock(root, fin.Epoch); !ok || fb != fin.Root {
 		return ignore(ErrFinalizedNotAncestor)
