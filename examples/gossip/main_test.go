@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"maps"
 	"reflect"
 	"strings"
@@ -29,9 +30,7 @@ func TestRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var table strings.Builder
-	rep.printTable(&table)
-	t.Logf("table:\n%s", table.String())
+	table := tableOf(t, rep)
 
 	if rep.WrongVerdicts != 0 || len(rep.Wrong) != 0 {
 		t.Fatalf("%d wrong verdicts: %+v", rep.WrongVerdicts, rep.Wrong)
@@ -95,19 +94,12 @@ func TestRun(t *testing.T) {
 	if rep.VerifyWallSeconds <= 0 || rep.FaultsWallSeconds <= 0 || rep.BaselineWallSeconds <= 0 || rep.Speedup <= 0 {
 		t.Errorf("wall times: %+v", rep)
 	}
-	if !strings.Contains(table.String(), "every verdict as expected") {
+	if !strings.Contains(table, "every verdict as expected") {
 		t.Error("the table does not say every verdict was as expected")
 	}
 
 	// The JSON report: the fields of issue 4 and the new ones.
-	js, err := json.Marshal(rep)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(js, &m); err != nil {
-		t.Fatal(err)
-	}
+	m := jsonFields(t, rep)
 	for _, key := range []string{
 		"validators", "slots", "messages", "verdicts", "faults_injected", "faults_found",
 		"verify_wall_seconds", "baseline_wall_seconds", "heap_bytes", "speedup",
@@ -121,6 +113,29 @@ func TestRun(t *testing.T) {
 	if v, _ := m["verdicts"].(map[string]any); len(v) != 3 || v["accept"] == nil || v["ignore"] == nil || v["reject"] == nil {
 		t.Errorf("JSON verdicts %v", m["verdicts"])
 	}
+}
+
+// tableOf returns r's table, logged.
+func tableOf(t *testing.T, r interface{ printTable(io.Writer) }) string {
+	t.Helper()
+	var table strings.Builder
+	r.printTable(&table)
+	t.Logf("table:\n%s", table.String())
+	return table.String()
+}
+
+// jsonFields is v as JSON, decoded into a map.
+func jsonFields(t *testing.T, v any) map[string]any {
+	t.Helper()
+	js, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(js, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 // TestWrongVerdictsReported checks that the checker fails a run: with the

@@ -287,6 +287,12 @@ func forEach(n int, f func(i int)) {
 // signSlot returns the valid attestation of every member of every committee
 // of slot, all for the slot's block, signed in parallel (bar counts them).
 func (s signer) signSlot(slot uint64, bar *progress) ([]message, error) {
+	return s.signSlotSubnets(slot, pool.AttestationSubnetCount, bar)
+}
+
+// signSlotSubnets is signSlot for the committees whose subnet is below
+// subnets: a node subscribed to subnets 0 to subnets-1.
+func (s signer) signSlotSubnets(slot, subnets uint64, bar *progress) ([]message, error) {
 	d := s.net.Data(slot)
 	root, err := s.signingRoot(d)
 	if err != nil {
@@ -298,6 +304,9 @@ func (s signer) signSlot(slot uint64, bar *progress) ([]message, error) {
 	for ci := range cps {
 		members, _ := s.net.Committees.BeaconCommittee(slot, ci)
 		subnet := s.subnet(slot, ci)
+		if subnet >= subnets {
+			continue
+		}
 		for _, v := range members {
 			msgs = append(msgs, message{
 				att:    &attestation.SingleAttestation{CommitteeIndex: ci, AttesterIndex: v, Data: d},

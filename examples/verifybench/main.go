@@ -35,6 +35,7 @@ import (
 	"time"
 
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/examples/internal/benchplot"
 	"github.com/attpool/attpool/verifier"
 	"github.com/attpool/attpool/verifier/baseline"
 )
@@ -77,7 +78,7 @@ func main() {
 		b.subgroupTable()
 	}
 	if *reportDir != "" {
-		if err := writeReport(*reportDir, thisMachine(started), b.results); err != nil {
+		if err := writeReport(*reportDir, benchplot.ThisMachine(started), b.results); err != nil {
 			fmt.Fprintln(os.Stderr, "verifybench: report:", err)
 			b.close()
 			os.Exit(1)

@@ -5,28 +5,25 @@ package main
 // over.
 
 import (
-	"bufio"
 	"cmp"
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"image"
 	"image/color"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
+
+	"github.com/attpool/attpool/examples/internal/benchplot"
 )
 
 // Report file names inside the -report directory.
@@ -100,53 +97,6 @@ type measurement struct {
 	Runs   int
 }
 
-// machine describes where and when the measurements were taken.
-type machine struct {
-	Date       time.Time
-	GOMAXPROCS int
-	GOOS       string
-	GOARCH     string
-	CPU        string // empty when unknown
-}
-
-func thisMachine(now time.Time) machine {
-	return machine{
-		Date:       now.UTC(),
-		GOMAXPROCS: runtime.GOMAXPROCS(0),
-		GOOS:       runtime.GOOS,
-		GOARCH:     runtime.GOARCH,
-		CPU:        cpuModel("/proc/cpuinfo"),
-	}
-}
-
-// cpuModel returns the processor's model name from a /proc/cpuinfo file, or
-// "" when the file is missing or names none.
-func cpuModel(path string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	return parseCPUModel(f)
-}
-
-func parseCPUModel(r io.Reader) string {
-	sc := bufio.NewScanner(r)
-	for sc.Scan() {
-		key, val, ok := strings.Cut(sc.Text(), ":")
-		if !ok {
-			continue
-		}
-		switch strings.TrimSpace(key) {
-		case "model name", "Model", "cpu model", "Processor":
-			if v := strings.Join(strings.Fields(val), " "); v != "" {
-				return v
-			}
-		}
-	}
-	return ""
-}
-
 // prepareReport creates dir, so that a bad -report fails before the
 // benchmark runs rather than after.
 func prepareReport(dir string) error {
@@ -154,33 +104,14 @@ func prepareReport(dir string) error {
 }
 
 // writeReport writes dir/verifybench.csv and dir/verifybench.png.
-func writeReport(dir string, m machine, ms []measurement) error {
+func writeReport(dir string, m benchplot.Machine, ms []measurement) error {
 	if err := prepareReport(dir); err != nil {
 		return err
 	}
 	return errors.Join(
-		writeFile(filepath.Join(dir, csvName), func(w io.Writer) error { return writeCSV(w, m, ms) }),
-		writeFile(filepath.Join(dir, pngName), func(w io.Writer) error { return writeChart(w, m, ms) }),
+		benchplot.WriteFile(filepath.Join(dir, csvName), func(w io.Writer) error { return writeCSV(w, m, ms) }),
+		benchplot.WriteFile(filepath.Join(dir, pngName), func(w io.Writer) error { return writeChart(w, m, ms) }),
 	)
-}
-
-func writeFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(f)
-	err = write(bw)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
 }
 
 var csvHeader = []string{"table", "method", "n", "k", "b", "value", "min", "max", "unit", "runs",
@@ -189,7 +120,7 @@ var csvHeader = []string{"table", "method", "n", "k", "b", "value", "min", "max"
 // writeCSV writes a header and one row per measurement, each row carrying
 // the machine's columns so that rows from several reports can be
 // concatenated.
-func writeCSV(w io.Writer, m machine, ms []measurement) error {
+func writeCSV(w io.Writer, m benchplot.Machine, ms []measurement) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(csvHeader); err != nil {
 		return err
@@ -223,7 +154,7 @@ func writeCSV(w io.Writer, m machine, ms []measurement) error {
 // its right; on the right, the ratios (c)/(d), each taken within a
 // repetition, with their range. Non-positive values cannot sit on a log axis
 // and are left out.
-func writeChart(w io.Writer, m machine, ms []measurement) error {
+func writeChart(w io.Writer, m benchplot.Machine, ms []measurement) error {
 	abs, legend, err := absolutePlot(m, ms)
 	if err != nil {
 		return err
@@ -232,16 +163,13 @@ func writeChart(w io.Writer, m machine, ms []measurement) error {
 	if err != nil {
 		return err
 	}
-	img := image.NewRGBA(image.Rect(0, 0, chartWidthPx, chartHeightPx))
-	cv := vgimg.NewWith(vgimg.UseImage(img), vgimg.UseDPI(chartDPI))
-	dc := draw.New(cv)
-	width := dc.Max.X - dc.Min.X
-	left := draw.Crop(dc, 0, -width*(1-absoluteShare), 0, 0)
-	right := draw.Crop(dc, width*absoluteShare, 0, 0, 0)
-	drawWithLegend(abs, legend, left, sizeLabel)
-	drawWithLegend(ratio, nil, right, sizeLabel)
-	_, err = vgimg.PngCanvas{Canvas: cv}.WriteTo(w)
-	return err
+	return benchplot.WritePNG(w, chartWidthPx, chartHeightPx, chartDPI, func(dc draw.Canvas) {
+		width := dc.Max.X - dc.Min.X
+		left := draw.Crop(dc, 0, -width*(1-absoluteShare), 0, 0)
+		right := draw.Crop(dc, width*absoluteShare, 0, 0, 0)
+		drawWithLegend(abs, legend, left, sizeLabel)
+		drawWithLegend(ratio, nil, right, sizeLabel)
+	})
 }
 
 // absoluteShare is the part of the chart's width the absolute panel and its
@@ -251,12 +179,9 @@ const absoluteShare = 0.66
 // sizeLabel is the x label of both panels.
 const sizeLabel = "signatures sharing one signing root (n, log scale)"
 
-func absolutePlot(m machine, ms []measurement) (*plot.Plot, *plot.Legend, error) {
+func absolutePlot(m benchplot.Machine, ms []measurement) (*plot.Plot, *plot.Legend, error) {
 	p := plot.New()
-	where := fmt.Sprintf("GOMAXPROCS=%d, %s/%s", m.GOMAXPROCS, m.GOOS, m.GOARCH)
-	if m.CPU != "" {
-		where = m.CPU + ", " + where
-	}
+	where := m.Where()
 	runs := 0
 	for _, x := range ms {
 		if x.Table == tableSameRoot {
@@ -283,11 +208,11 @@ func absolutePlot(m machine, ms []measurement) (*plot.Plot, *plot.Legend, error)
 		return nil, nil, errors.New("no same-root measurements to chart")
 	}
 	setLogX(p, xs)
-	p.Y.Min, p.Y.Max = niceBelow(slices.Min(ys)), niceAbove(slices.Max(ys))
+	p.Y.Min, p.Y.Max = benchplot.NiceBelow(slices.Min(ys)), benchplot.NiceAbove(slices.Max(ys))
 	if p.Y.Min == p.Y.Max { // one value, on a 1-2-5 mark
-		p.Y.Min, p.Y.Max = niceBelow(p.Y.Min*0.9), niceAbove(p.Y.Max*1.1)
+		p.Y.Min, p.Y.Max = benchplot.NiceBelow(p.Y.Min*0.9), benchplot.NiceAbove(p.Y.Max*1.1)
 	}
-	p.Y.Tick.Marker = logTicks{}
+	p.Y.Tick.Marker = benchplot.LogTicks{}
 	return p, &legend, nil
 }
 
@@ -328,7 +253,7 @@ func ratioPlot(ms []measurement) (*plot.Plot, error) {
 func series(ms []measurement, method string, positive bool) (plotter.XYs, plotter.YErrors) {
 	var rows []measurement
 	for _, x := range ms {
-		ok := x.Table == tableSameRoot && x.Method == method && x.N > 0 && finite(x.Value)
+		ok := x.Table == tableSameRoot && x.Method == method && x.N > 0 && benchplot.Finite(x.Value)
 		if ok && positive {
 			ok = x.Value > 0
 		}
@@ -342,7 +267,7 @@ func series(ms []measurement, method string, positive bool) (plotter.XYs, plotte
 	for i, x := range rows {
 		pts[i] = plotter.XY{X: float64(x.N), Y: x.Value}
 		lo, hi := x.Min, x.Max
-		if !finite(lo) || !finite(hi) || lo > x.Value || hi < x.Value || (positive && lo <= 0) { // no range recorded
+		if !benchplot.Finite(lo) || !benchplot.Finite(hi) || lo > x.Value || hi < x.Value || (positive && lo <= 0) { // no range recorded
 			lo, hi = x.Value, x.Value
 		}
 		errs[i].Low, errs[i].High = x.Value-lo, hi-x.Value
@@ -360,53 +285,12 @@ func addLines(p *plot.Plot, legend *plot.Legend, ms []measurement, lines []struc
 		if len(pts) == 0 {
 			continue
 		}
-		if err := addSeries(p, legend, l.label, pts, errs, firstStyle+i, l.name == "floor"); err != nil {
+		if err := benchplot.AddSeries(p, legend, l.label, pts, errs, firstStyle+i, l.name == "floor"); err != nil {
 			return nil, nil, err
 		}
-		xs, ys = extent(xs, ys, pts, errs)
+		xs, ys = benchplot.Extent(xs, ys, pts, errs)
 	}
 	return xs, ys, nil
-}
-
-// extent appends the x values of pts and the ends of their error bars to xs
-// and ys, for the axes' ranges.
-func extent(xs, ys []float64, pts plotter.XYs, errs plotter.YErrors) ([]float64, []float64) {
-	for i, q := range pts {
-		xs = append(xs, q.X)
-		ys = append(ys, q.Y-errs[i].Low, q.Y+errs[i].High)
-	}
-	return xs, ys
-}
-
-func finite(v float64) bool { return !math.IsInf(v, 0) && !math.IsNaN(v) }
-
-// addSeries draws one line with its points and error bars in the colour and
-// glyph of style, dashed when asked, and enters it in legend.
-func addSeries(p *plot.Plot, legend *plot.Legend, label string, pts plotter.XYs, errs plotter.YErrors, style int, dashed bool) error {
-	line, points, err := plotter.NewLinePoints(pts)
-	if err != nil {
-		return err
-	}
-	bars, err := plotter.NewYErrorBars(struct {
-		plotter.XYs
-		plotter.YErrors
-	}{pts, errs})
-	if err != nil {
-		return err
-	}
-	c := lineColors[style%len(lineColors)]
-	line.Color, points.Color, bars.Color = c, c, c
-	line.Width = vg.Points(1.5)
-	bars.Width = vg.Points(1)
-	bars.CapWidth = vg.Points(6)
-	if dashed || style >= len(lineColors) {
-		line.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
-	}
-	points.Shape = glyphs[style%len(glyphs)]
-	points.Radius = vg.Points(3)
-	p.Add(line, points, bars)
-	legend.Add(label, line, points)
-	return nil
 }
 
 // setLogX puts the measured sizes on a log x axis with a margin.
@@ -441,22 +325,6 @@ func legendExtent(l *plot.Legend, c draw.Canvas) vg.Length {
 	return r.Max.X - r.Min.X
 }
 
-// Okabe-Ito colours, told apart by most colour-blind readers.
-var lineColors = []color.Color{
-	color.RGBA{0, 0, 0, 255},
-	color.RGBA{230, 159, 0, 255},
-	color.RGBA{86, 180, 233, 255},
-	color.RGBA{0, 158, 115, 255},
-	color.RGBA{213, 94, 0, 255},
-	color.RGBA{0, 114, 178, 255},
-	color.RGBA{204, 121, 167, 255},
-}
-
-var glyphs = []draw.GlyphDrawer{
-	draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.PyramidGlyph{},
-	draw.BoxGlyph{}, draw.RingGlyph{}, draw.CrossGlyph{}, draw.PlusGlyph{},
-}
-
 // sizeTicks labels the measured group sizes.
 func sizeTicks(xs []float64) plot.ConstantTicks {
 	xs = slices.Clone(xs)
@@ -464,49 +332,6 @@ func sizeTicks(xs []float64) plot.ConstantTicks {
 	var ticks plot.ConstantTicks
 	for _, x := range slices.Compact(xs) {
 		ticks = append(ticks, plot.Tick{Value: x, Label: strconv.FormatFloat(x, 'f', -1, 64)})
-	}
-	return ticks
-}
-
-// niceBelow and niceAbove return the 1-2-5 values at or just beyond x.
-func niceBelow(x float64) float64 {
-	e := math.Pow10(int(math.Floor(math.Log10(x))))
-	for _, f := range []float64{5, 2, 1} {
-		if f*e <= x {
-			return f * e
-		}
-	}
-	return e
-}
-
-func niceAbove(x float64) float64 {
-	e := math.Pow10(int(math.Floor(math.Log10(x))))
-	for _, f := range []float64{1, 2, 5, 10} {
-		if f*e >= x {
-			return f * e
-		}
-	}
-	return 10 * e
-}
-
-// logTicks labels 1, 2 and 5 times the powers of ten and marks the other
-// integer multiples unlabelled.
-type logTicks struct{}
-
-func (logTicks) Ticks(lo, hi float64) []plot.Tick {
-	var ticks []plot.Tick
-	for e := math.Pow10(int(math.Floor(math.Log10(lo)))); e <= hi; e *= 10 {
-		for i := 1; i < 10; i++ {
-			v := float64(i) * e
-			if v < lo*(1-1e-9) || v > hi*(1+1e-9) {
-				continue
-			}
-			t := plot.Tick{Value: v}
-			if i == 1 || i == 2 || i == 5 {
-				t.Label = strconv.FormatFloat(v, 'g', -1, 64)
-			}
-			ticks = append(ticks, t)
-		}
 	}
 	return ticks
 }

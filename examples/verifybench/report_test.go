@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/attpool/attpool/examples/internal/benchplot"
 )
 
 // fakeResults returns measurements shaped like a full run's: a same-root
@@ -41,8 +43,8 @@ func fakeResults(sizes []int) []measurement {
 	return ms
 }
 
-func fakeMachine() machine {
-	return machine{
+func fakeMachine() benchplot.Machine {
+	return benchplot.Machine{
 		Date:       time.Date(2025, 3, 14, 15, 9, 26, 0, time.UTC),
 		GOMAXPROCS: 2, GOOS: "linux", GOARCH: "amd64",
 		CPU: "Test CPU, 2 cores", // a comma must survive CSV quoting
@@ -138,18 +140,5 @@ func TestChartEdgeCases(t *testing.T) {
 	noRatios := slices.DeleteFunc(slices.Clone(ms), func(m measurement) bool { return m.Unit == unitRatio })
 	if err := writeReport(t.TempDir(), fakeMachine(), noRatios); err == nil {
 		t.Fatal("no ratios: no error")
-	}
-}
-
-func TestParseCPUModel(t *testing.T) {
-	for in, want := range map[string]string{
-		"processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel\t\t: 17\nmodel name\t: AMD EPYC  7B13 64-Core Processor\n": "AMD EPYC 7B13 64-Core Processor",
-		"processor\t: 0\nBogoMIPS\t: 50.00\n": "",
-		"":                                    "",
-		"Processor\t: ARMv7 Processor rev 4 (v7l)\n": "ARMv7 Processor rev 4 (v7l)",
-	} {
-		if got := parseCPUModel(strings.NewReader(in)); got != want {
-			t.Errorf("parseCPUModel(%q) = %q, want %q", in, got, want)
-		}
 	}
 }

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/attpool/attpool/pool/pooltest"
+)
+
+// quickConfig is -latency -quick on two loads, with two policies.
+func quickConfig(t *testing.T) latencyConfig {
+	t.Helper()
+	att, err := newArrival(quickLatency.Att.Mean, quickLatency.Att.P95, quickLatency.Att.Max)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return latencyConfig{
+		Validators: quickLatency.Validators, Reps: 2, Goroutines: 8, Seed: 5, Att: att,
+		Loads:    []loadSpec{{Subnets: 2, Invalid: 0}, {Subnets: 4, Invalid: 0.05}},
+		Policies: []string{"lodestar", "teku"},
+	}
+}
+
+// TestLatencyQuick runs the benchmark small and checks the report: every
+// verdict right, every load and policy present with its figures, latencies
+// ordered, the invalid messages counted apart, and the targets listed.
+func TestLatencyQuick(t *testing.T) {
+	cfg := quickConfig(t)
+	rep, err := runLatency(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tableOf(t, rep)
+	if rep.WrongVerdicts != 0 {
+		t.Fatalf("%d wrong verdicts", rep.WrongVerdicts)
+	}
+	if len(rep.Loads) != 2 || len(rep.Policies) != 3 || rep.Policies[0].Name != "attpool" {
+		t.Fatalf("%d loads, policies %+v", len(rep.Loads), rep.Policies)
+	}
+	for li, l := range rep.Loads {
+		want := 128 * l.Subnets // committees of 128, one a subnet
+		if l.Messages != want {
+			t.Errorf("load %d: %d messages, want %d", li, l.Messages, want)
+		}
+		bad := int(l.Invalid*float64(want) + 0.5)
+		for _, p := range l.Policies {
+			v := p.Valid
+			if v.Messages != want-bad || !(0 < v.P50.Median && v.P50.Median <= v.P90.Median && v.P90.Median <= v.P99.Median && v.P99.Median <= v.Max.Median) {
+				t.Errorf("load %d, %s: valid %+v", li, p.Policy, v)
+			}
+			if v.P99.Min > v.P99.Median || v.P99.Median > v.P99.Max {
+				t.Errorf("load %d, %s: p99 spread %+v", li, p.Policy, v.P99)
+			}
+			if (bad > 0) != (p.Invalid != nil) || (p.Invalid != nil && p.Invalid.Messages != bad) {
+				t.Errorf("load %d, %s: invalid %+v, want %d", li, p.Policy, p.Invalid, bad)
+			}
+			if p.CPUPer1000.Median <= 0 || p.WallSeconds.Median <= 0 {
+				t.Errorf("load %d, %s: CPU %+v wall %+v", li, p.Policy, p.CPUPer1000, p.WallSeconds)
+			}
+		}
+		if l.Burst.CPUSeconds.Median <= 0 || l.Burst.WrongVerdicts != 0 {
+			t.Errorf("load %d: burst %+v", li, l.Burst)
+		}
+	}
+	// 2 subnets clean: one absolute target; two comparisons per client per load.
+	if len(rep.Targets) != 1+2*2*2 || !strings.HasPrefix(rep.Targets[0].What, "2 subnets, clean") {
+		t.Errorf("targets %+v", rep.Targets)
+	}
+	m := jsonFields(t, rep)
+	for _, k := range []string{"loads", "targets", "wrong_verdicts", "arrival_attestation", "policies", "reps"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("JSON report has no %q", k)
+		}
+	}
+	dir := t.TempDir()
+	if err := writeLatencyReport(dir, rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{latencyCSV, latencyPNG} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}
+
+// A message expected invalid whose signature is valid is a wrong verdict.
+func TestLatencyWrongVerdict(t *testing.T) {
+	cfg := quickConfig(t)
+	cfg.Loads = cfg.Loads[:1]
+	net := pooltest.NewNetwork(cfg.Validators, firstSlot+1)
+	loads, err := buildLatencyLoads(cfg, net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &loads[0]
+	l.msgs[3].valid = false
+	o, err := runTimed(policies()[0].config(), net, l, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.wrong != 1 || len(o.invalid) != 1 || o.messages != len(l.msgs) {
+		t.Fatalf("wrong %d, invalid %d, messages %d", o.wrong, len(o.invalid), o.messages)
+	}
+	if o.wall < l.msgs[len(l.msgs)-1].at-l.msgs[0].at-time.Millisecond {
+		t.Errorf("run of %v for arrivals spread over %v", o.wall, l.msgs[len(l.msgs)-1].at-l.msgs[0].at)
+	}
+}
+
+func TestParseLoads(t *testing.T) {
+	got, err := parseLoads("64:0, 2:0.05")
+	if err != nil || len(got) != 2 || got[0] != (loadSpec{64, 0}) || got[1] != (loadSpec{2, 0.05}) {
+		t.Fatalf("parseLoads = %v, %v", got, err)
+	}
+	for _, bad := range []string{"", "64", "65:0", "0:0", "4:0.6", "x:0"} {
+		if _, err := parseLoads(bad); err == nil {
+			t.Errorf("parseLoads(%q): no error", bad)
+		}
+	}
+}

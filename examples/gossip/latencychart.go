@@ -1,0 +1,172 @@
+package main
+
+// The -report output of -latency: every figure as CSV and the valid
+// messages' latency percentiles as a chart, one panel per load. Nothing here
+// measures.
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"time"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/attpool/attpool/examples/internal/benchplot"
+)
+
+// Report file names inside the -report directory.
+const (
+	latencyCSV = "latency.csv"
+	latencyPNG = "latency.png"
+)
+
+// Size of the chart in pixels (at latencyDPI): panelsPerRow panels a row,
+// each row panelHeightPx high, below a title of titleHeightPx.
+const (
+	latencyWidthPx = 1500
+	panelHeightPx  = 380
+	titleHeightPx  = 60
+	latencyDPI     = 96
+	panelsPerRow   = 3
+)
+
+// writeLatencyReport writes dir/latency.csv and dir/latency.png.
+func writeLatencyReport(dir string, r *latencyReport) error {
+	m := benchplot.ThisMachine(r.Date)
+	m.Date = r.Date
+	return errors.Join(
+		benchplot.WriteFile(filepath.Join(dir, latencyCSV), func(w io.Writer) error { return writeLatencyCSV(w, m, r) }),
+		benchplot.WriteFile(filepath.Join(dir, latencyPNG), func(w io.Writer) error { return writeLatencyChart(w, m, r) }),
+	)
+}
+
+var latencyCSVHeader = []string{"subnets", "invalid_share", "messages", "policy", "class", "metric",
+	"median", "min", "max", "runs", "date", "gomaxprocs", "goos", "goarch", "cpu"}
+
+// writeLatencyCSV writes one row per figure of the report, each with the
+// machine's columns.
+func writeLatencyCSV(w io.Writer, m benchplot.Machine, r *latencyReport) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(latencyCSVHeader); err != nil {
+		return err
+	}
+	num := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	for _, l := range r.Loads {
+		row := func(policy, class, metric string, s spread) error {
+			return cw.Write([]string{strconv.Itoa(l.Subnets), num(l.Invalid), strconv.Itoa(l.Messages), policy, class, metric,
+				num(s.Median), num(s.Min), num(s.Max), strconv.Itoa(r.Reps),
+				m.Date.Format(time.RFC3339), strconv.Itoa(m.GOMAXPROCS), m.GOOS, m.GOARCH, m.CPU})
+		}
+		for _, p := range slices.Concat(l.Policies, []policyResult{l.Burst}) {
+			classes := []struct {
+				name string
+				s    *latencySummary
+			}{{"valid", &p.Valid}, {"invalid", p.Invalid}}
+			for _, c := range classes {
+				if c.s == nil || c.s.Messages == 0 {
+					continue
+				}
+				for _, f := range []struct {
+					metric string
+					s      spread
+				}{{"p50_ms", c.s.P50}, {"p90_ms", c.s.P90}, {"p99_ms", c.s.P99}, {"max_ms", c.s.Max}} {
+					if err := row(p.Policy, c.name, f.metric, f.s); err != nil {
+						return err
+					}
+				}
+			}
+			for _, f := range []struct {
+				metric string
+				s      spread
+			}{{"cpu_s_per_1000", p.CPUPer1000}, {"cpu_s", p.CPUSeconds}, {"wall_s", p.WallSeconds}} {
+				if err := row(p.Policy, "all", f.metric, f.s); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// percentileTicks names the x positions of a panel.
+var percentileTicks = plot.ConstantTicks{{Value: 1, Label: "p50"}, {Value: 2, Label: "p90"}, {Value: 3, Label: "p99"}, {Value: 4, Label: "max"}}
+
+// writeLatencyChart draws one panel per load: the valid messages' latency
+// at p50, p90, p99 and max for every policy, medians with the range of the
+// runs as error bars, on a log axis; the legend takes the last tile.
+func writeLatencyChart(w io.Writer, m benchplot.Machine, r *latencyReport) error {
+	if len(r.Loads) == 0 {
+		return errors.New("no loads to chart")
+	}
+	var panels []*plot.Plot
+	var legend plot.Legend
+	for i, l := range r.Loads {
+		p, lg, err := latencyPanel(l)
+		if err != nil {
+			return err
+		}
+		if i == 0 {
+			legend = lg
+		}
+		panels = append(panels, p)
+	}
+	rows := (len(panels) + panelsPerRow - 1) / panelsPerRow
+	return benchplot.WritePNG(w, latencyWidthPx, titleHeightPx+rows*panelHeightPx, latencyDPI, func(dc draw.Canvas) {
+		title := fmt.Sprintf("attpool latency benchmark: verdict latency of valid messages, medians of %d interleaved runs (bars: min-max)\n%s, %s; arrival lognormal mean %v p95 %v after the deadline",
+			r.Reps, r.Date.Format("2006-01-02 15:04 MST"), m.Where(), r.Arrival.Mean, r.Arrival.P95)
+		ts := plot.New().Title.TextStyle
+		ts.XAlign, ts.YAlign = draw.XCenter, draw.YTop
+		dc.FillText(ts, vg.Point{X: (dc.Min.X + dc.Max.X) / 2, Y: dc.Max.Y - vg.Points(4)}, title)
+		legend.Top, legend.Left = true, true
+		legend.Padding = vg.Points(4)
+		lr := legend.Rectangle(dc)
+		legendWidth := lr.Max.X - lr.Min.X + vg.Points(24)
+		body := draw.Crop(dc, 0, -legendWidth, 0, -ts.Height(title)-vg.Points(12))
+		tiles := draw.Tiles{Rows: rows, Cols: panelsPerRow, PadX: vg.Points(12), PadY: vg.Points(12),
+			PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(8)}
+		for i, p := range panels {
+			p.Draw(tiles.At(body, i%panelsPerRow, i/panelsPerRow))
+		}
+		legend.Draw(draw.Crop(dc, dc.Max.X-dc.Min.X-legendWidth+vg.Points(12), 0, 0, -ts.Height(title)-vg.Points(40)))
+	})
+}
+
+// latencyPanel is one load's panel and its legend.
+func latencyPanel(l loadResult) (*plot.Plot, plot.Legend, error) {
+	p := plot.New()
+	p.Title.Text = fmt.Sprintf("%v (%s messages)", l.loadSpec, group(l.Messages))
+	p.Y.Label.Text = "ms, submission to verdict (log)"
+	p.X.Min, p.X.Max = 0.7, 4.3
+	p.X.Tick.Marker = percentileTicks
+	p.Add(plotter.NewGrid())
+	legend := plot.NewLegend()
+	legend.ThumbnailWidth = vg.Points(24)
+	var ys []float64
+	for style, pr := range l.Policies {
+		s := []spread{pr.Valid.P50, pr.Valid.P90, pr.Valid.P99, pr.Valid.Max}
+		pts := make(plotter.XYs, len(s))
+		errs := make(plotter.YErrors, len(s))
+		for i, x := range s {
+			// A log axis cannot show 0: below a microsecond is drawn at one.
+			med, lo, hi := math.Max(x.Median, 1e-3), math.Max(x.Min, 1e-3), math.Max(x.Max, 1e-3)
+			pts[i] = plotter.XY{X: float64(i + 1), Y: med}
+			errs[i].Low, errs[i].High = med-math.Min(lo, med), math.Max(hi, med)-med
+		}
+		if err := benchplot.AddSeries(p, &legend, pr.Policy, pts, errs, style, false); err != nil {
+			return nil, legend, err
+		}
+		_, ys = benchplot.Extent(nil, ys, pts, errs)
+	}
+	benchplot.SetLogY(p, ys)
+	return p, legend, nil
+}

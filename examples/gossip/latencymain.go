@@ -1,0 +1,159 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// latencyFlagSet is the flags of -latency (the shared ones, -validators
+// -seed -goroutines -json, are the main job's).
+type latencyFlagSet struct {
+	on        bool
+	loads     string
+	policies  string
+	reps      int
+	mean, p95 time.Duration
+	maxDelay  time.Duration
+	realTime  bool
+	quick     bool
+	reportDir string
+}
+
+// Defaults of -latency: mainnet's arrival model and the loads of issue 9's
+// report, on a mainnet-sized validator set (64 committees of 512).
+const (
+	latencyValidators = 1 << 20
+	latencyLoads      = "64:0,64:0.01,64:0.05,16:0,2:0"
+)
+
+// quickLatency is -quick: 16,384 validators (4 committees of 128 a slot),
+// delays of tens of milliseconds, one repetition.
+var quickLatency = struct {
+	latencyConfig
+	loads string
+}{
+	latencyConfig: latencyConfig{Validators: 16384, Reps: 1,
+		Att: arrival{Mean: 20 * time.Millisecond, P95: 45 * time.Millisecond, Max: 100 * time.Millisecond}},
+	loads: "4:0,4:0.05,2:0",
+}
+
+// pick sets *v to quick unless the flag was given.
+func pick[T any](given bool, v *T, quick T) {
+	if !given {
+		*v = quick
+	}
+}
+
+func latencyFlags() *latencyFlagSet {
+	f := &latencyFlagSet{}
+	flag.BoolVar(&f.on, "latency", false, "run the latency benchmark instead of the main job: real-time arrivals, verdict latency per policy (default -validators 1048576)")
+	flag.StringVar(&f.loads, "loads", latencyLoads, "-latency: the loads, `subnets:invalid_share,...`")
+	flag.StringVar(&f.policies, "policies", "", "-latency: policies to compare with attpool, comma-separated (default all: prysm,lighthouse,lodestar,teku)")
+	flag.IntVar(&f.reps, "reps", 3, "-latency: interleaved repetitions (medians and ranges are over them)")
+	flag.DurationVar(&f.mean, "mean", 831*time.Millisecond, "-latency: mean delay of an attestation after the deadline (4 s into the slot)")
+	flag.DurationVar(&f.p95, "p95", 1962*time.Millisecond, "-latency: 95th percentile of that delay")
+	flag.DurationVar(&f.maxDelay, "max-delay", 4*time.Second, "-latency: longest delay; a longer draw is drawn again")
+	flag.BoolVar(&f.realTime, "realtime", false, "-latency: do not skip the stretches in which no message is in flight")
+	flag.BoolVar(&f.quick, "quick", false, "-latency: a small quick run for tests (16,384 validators, 4 subnets, delays of tens of ms, 1 repetition)")
+	flag.StringVar(&f.reportDir, "report", "", "-latency: also write `DIR`/latency.csv and DIR/latency.png")
+	return f
+}
+
+// latencyConfigOf turns the flags into a latencyConfig; main's cfg gives
+// the shared flags.
+func latencyConfigOf(f *latencyFlagSet, main config) (latencyConfig, error) {
+	set := map[string]bool{}
+	flag.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	cfg := latencyConfig{
+		Validators: latencyValidators, Reps: f.reps, Goroutines: main.Goroutines, Seed: main.Seed,
+		RealTime: f.realTime, Log: main.Log, Progress: main.Progress,
+	}
+	loads, mean, p95, maxDelay := f.loads, f.mean, f.p95, f.maxDelay
+	if f.quick { // the quick defaults, for the flags not given
+		q := quickLatency
+		cfg.Validators = q.Validators
+		pick(set["reps"], &cfg.Reps, q.Reps)
+		pick(set["loads"], &loads, q.loads)
+		pick(set["mean"], &mean, q.Att.Mean)
+		pick(set["p95"], &p95, q.Att.P95)
+		pick(set["max-delay"], &maxDelay, q.Att.Max)
+	}
+	if set["validators"] {
+		cfg.Validators = main.Validators
+	}
+	var err error
+	if cfg.Loads, err = parseLoads(loads); err != nil {
+		return cfg, err
+	}
+	if f.policies != "" {
+		cfg.Policies = strings.Split(f.policies, ",")
+	}
+	cfg.Att, err = newArrival(mean, p95, maxDelay)
+	return cfg, err
+}
+
+// parseLoads reads "64:0,64:0.01": subnets and invalid share per load.
+func parseLoads(s string) ([]loadSpec, error) {
+	var out []loadSpec
+	for _, f := range strings.Split(s, ",") {
+		a, b, ok := strings.Cut(strings.TrimSpace(f), ":")
+		n, err1 := strconv.Atoi(a)
+		x, err2 := strconv.ParseFloat(b, 64)
+		if !ok || err1 != nil || err2 != nil || n < 1 || n > 64 || x < 0 || x > 0.5 {
+			return nil, fmt.Errorf("-loads: %q: want subnets (1-64):invalid share (0-0.5)", f)
+		}
+		out = append(out, loadSpec{Subnets: n, Invalid: x})
+	}
+	return out, nil
+}
+
+// latencyMain runs -latency and returns the exit status.
+func latencyMain(f *latencyFlagSet, main config, asJSON bool) int {
+	if asJSON {
+		main.Log = nil
+	}
+	cfg, err := latencyConfigOf(f, main)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "gossip:", err)
+		return 2
+	}
+	if f.reportDir != "" {
+		if err := os.MkdirAll(f.reportDir, 0o755); err != nil {
+			fmt.Fprintln(os.Stderr, "gossip:", err)
+			return 2
+		}
+	}
+	rep, err := runLatency(cfg)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "gossip:", err)
+		return 2
+	}
+	if asJSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			fmt.Fprintln(os.Stderr, "gossip:", err)
+			return 2
+		}
+	} else {
+		rep.printTable(os.Stdout)
+	}
+	if f.reportDir != "" {
+		if err := writeLatencyReport(f.reportDir, rep); err != nil {
+			fmt.Fprintln(os.Stderr, "gossip: report:", err)
+			return 2
+		}
+		fmt.Fprintf(os.Stderr, "gossip: wrote %s and %s\n", filepath.Join(f.reportDir, latencyCSV), filepath.Join(f.reportDir, latencyPNG))
+	}
+	if rep.WrongVerdicts > 0 {
+		fmt.Fprintf(os.Stderr, "gossip: %d verdict(s) differ from the expected ones\n", rep.WrongVerdicts)
+		return 1
+	}
+	return 0
+}

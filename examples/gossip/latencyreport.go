@@ -1,0 +1,326 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"slices"
+	"text/tabwriter"
+	"time"
+
+	"github.com/attpool/attpool/pool/pooltest"
+)
+
+// latencyReport is the result of -latency, printed as a table or (-json)
+// as JSON. Every figure is the median of Reps runs with their range
+// (spread); latencies are in milliseconds from submission to verdict; CPU
+// is the process's user and system time from the first submission to the
+// last verdict.
+type latencyReport struct {
+	Date          time.Time    `json:"date"`
+	GOMAXPROCS    int          `json:"gomaxprocs"`
+	Validators    uint64       `json:"validators"`
+	Reps          int          `json:"reps"`
+	Arrival       arrival      `json:"arrival_attestation"`
+	SkipIdle      bool         `json:"skip_idle"`
+	Policies      []policy     `json:"policies"`
+	Loads         []loadResult `json:"loads"`
+	Targets       []target     `json:"targets"`
+	WrongVerdicts int          `json:"wrong_verdicts"`
+	TotalSeconds  float64      `json:"total_seconds"`
+}
+
+// spread is a figure's median over the runs and its range.
+type spread struct {
+	Median float64 `json:"median"`
+	Min    float64 `json:"min"`
+	Max    float64 `json:"max"`
+}
+
+func spreadOf(xs []float64) spread {
+	if len(xs) == 0 {
+		return spread{}
+	}
+	xs = slices.Clone(xs)
+	slices.Sort(xs)
+	return spread{Median: xs[len(xs)/2], Min: xs[0], Max: xs[len(xs)-1]}
+}
+
+// latencySummary is one class of messages (valid or invalid) of one policy.
+type latencySummary struct {
+	Messages int    `json:"messages"`
+	P50      spread `json:"p50_ms"`
+	P90      spread `json:"p90_ms"`
+	P99      spread `json:"p99_ms"`
+	Max      spread `json:"max_ms"`
+}
+
+// policyResult is one policy on one load.
+type policyResult struct {
+	Policy        string          `json:"policy"`
+	Valid         latencySummary  `json:"valid"`
+	Invalid       *latencySummary `json:"invalid,omitempty"`
+	CPUPer1000    spread          `json:"cpu_seconds_per_1000"`
+	CPUSeconds    spread          `json:"cpu_seconds"`
+	WallSeconds   spread          `json:"wall_seconds"`
+	WrongVerdicts int             `json:"wrong_verdicts"`
+}
+
+// loadResult is one load: every policy, and attpool's burst of the same
+// messages.
+type loadResult struct {
+	loadSpec
+	Messages int            `json:"messages"`
+	Policies []policyResult `json:"policies"`
+	Burst    policyResult   `json:"burst_attpool"`
+}
+
+// target is one of issue 9's targets, checked on the medians.
+type target struct {
+	What  string  `json:"what"`
+	Value float64 `json:"value"`
+	Limit float64 `json:"limit"`
+	Unit  string  `json:"unit"`
+	Met   bool    `json:"met"`
+}
+
+// percentile is the nearest-rank q-quantile of sorted, in milliseconds.
+func percentile(sorted []time.Duration, q float64) float64 {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := int(math.Ceil(q*float64(len(sorted)))) - 1
+	return ms64(sorted[min(max(i, 0), len(sorted)-1)])
+}
+
+// summarize folds the runs of one policy on one load.
+func summarize(name string, runs []runOutcome) policyResult {
+	r := policyResult{Policy: name}
+	var cpu, per, wall []float64
+	for _, o := range runs {
+		cpu = append(cpu, o.cpu.Seconds())
+		per = append(per, o.cpu.Seconds()*1000/float64(max(o.messages, 1)))
+		wall = append(wall, o.wall.Seconds())
+		r.WrongVerdicts += o.wrong
+	}
+	r.CPUSeconds, r.CPUPer1000, r.WallSeconds = spreadOf(cpu), spreadOf(per), spreadOf(wall)
+	r.Valid = summarizeClass(runs, func(o runOutcome) []time.Duration { return o.valid })
+	if inv := summarizeClass(runs, func(o runOutcome) []time.Duration { return o.invalid }); inv.Messages > 0 {
+		r.Invalid = &inv
+	}
+	return r
+}
+
+func summarizeClass(runs []runOutcome, class func(runOutcome) []time.Duration) latencySummary {
+	var s latencySummary
+	var p50, p90, p99, mx []float64
+	for _, o := range runs {
+		lat := slices.Clone(class(o))
+		if len(lat) == 0 {
+			continue
+		}
+		slices.Sort(lat)
+		s.Messages = len(lat)
+		p50 = append(p50, percentile(lat, 0.50))
+		p90 = append(p90, percentile(lat, 0.90))
+		p99 = append(p99, percentile(lat, 0.99))
+		mx = append(mx, ms64(lat[len(lat)-1]))
+	}
+	s.P50, s.P90, s.P99, s.Max = spreadOf(p50), spreadOf(p90), spreadOf(p99), spreadOf(mx)
+	return s
+}
+
+// runLatency is -latency without its flags and output: it builds the
+// loads, runs every load through every policy Reps times, interleaved
+// (each repetition runs every load through every policy, the first policy
+// rotating), and attpool's burst of each load, and returns the report.
+func runLatency(cfg latencyConfig) (*latencyReport, error) {
+	start := time.Now()
+	logf := func(format string, args ...any) {
+		if cfg.Log != nil {
+			fmt.Fprintf(cfg.Log, format+"\n", args...)
+		}
+	}
+	if cfg.Reps < 1 || len(cfg.Loads) == 0 {
+		return nil, fmt.Errorf("-latency: %d repetitions of %d loads: want at least one of each", cfg.Reps, len(cfg.Loads))
+	}
+	pols, err := choosePolicies(cfg.Policies)
+	if err != nil {
+		return nil, err
+	}
+	net := pooltest.NewNetwork(cfg.Validators, firstSlot+1)
+	t0 := time.Now()
+	loads, err := buildLatencyLoads(cfg, net)
+	if err != nil {
+		return nil, err
+	}
+	logf("built %d loads in %.1fs", len(loads), time.Since(t0).Seconds())
+
+	runs := make([][][]runOutcome, len(loads)) // [load][policy][rep]
+	bursts := make([][]runOutcome, len(loads))
+	for li := range loads {
+		runs[li] = make([][]runOutcome, len(pols))
+	}
+	for rep := range cfg.Reps {
+		for li := range loads {
+			l := &loads[li]
+			for k := range pols {
+				pi := (rep + li + k) % len(pols)
+				o, err := runTimed(pols[pi].config(), net, l, cfg.RealTime)
+				if err != nil {
+					return nil, err
+				}
+				runs[li][pi] = append(runs[li][pi], o)
+				logf("rep %d, %v, %s: wall %.2fs, CPU %.2fs, %d wrong", rep+1, l.spec, pols[pi].Name, o.wall.Seconds(), o.cpu.Seconds(), o.wrong)
+			}
+			b, err := runBurst(pols[0].config(), net, l, cfg.Goroutines)
+			if err != nil {
+				return nil, err
+			}
+			bursts[li] = append(bursts[li], b)
+		}
+	}
+
+	rep := &latencyReport{
+		Date: start.UTC(), GOMAXPROCS: runtime.GOMAXPROCS(0), Validators: cfg.Validators, Reps: cfg.Reps,
+		Arrival: cfg.Att, SkipIdle: !cfg.RealTime, Policies: pols,
+	}
+	for li, l := range loads {
+		lr := loadResult{loadSpec: l.spec, Messages: len(l.msgs)}
+		for pi, p := range pols {
+			pr := summarize(p.Name, runs[li][pi])
+			lr.Policies = append(lr.Policies, pr)
+			rep.WrongVerdicts += pr.WrongVerdicts
+		}
+		lr.Burst = summarize(pols[0].Name+" (burst)", bursts[li])
+		rep.WrongVerdicts += lr.Burst.WrongVerdicts
+		rep.Loads = append(rep.Loads, lr)
+	}
+	rep.Targets = checkTargets(rep.Loads)
+	rep.TotalSeconds = time.Since(start).Seconds()
+	return rep, nil
+}
+
+// choosePolicies returns the named policies in policies()'s order, attpool
+// first whether named or not (the targets compare with it).
+func choosePolicies(names []string) ([]policy, error) {
+	all := policies()
+	if len(names) == 0 {
+		return all, nil
+	}
+	for _, n := range names {
+		if !slices.ContainsFunc(all, func(p policy) bool { return p.Name == n }) {
+			return nil, fmt.Errorf("-policies: no policy %q", n)
+		}
+	}
+	var out []policy
+	for i, p := range all {
+		if i == 0 || slices.Contains(names, p.Name) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// checkTargets evaluates issue 9's targets on the loads that have them.
+func checkTargets(loads []loadResult) []target {
+	find := func(subnets int, invalid float64) *loadResult {
+		for i := range loads {
+			if loads[i].Subnets == subnets && loads[i].Invalid == invalid {
+				return &loads[i]
+			}
+		}
+		return nil
+	}
+	var ts []target
+	add := func(what string, value, limit float64, unit string) {
+		ts = append(ts, target{What: what, Value: value, Limit: limit, Unit: unit, Met: value <= limit})
+	}
+	clean := find(64, 0)
+	if clean != nil {
+		a := clean.Policies[0]
+		add("all 64 subnets, clean: valid p99", a.Valid.P99.Median, 40, "ms")
+		add("all 64 subnets, clean: CPU over the burst's", a.CPUSeconds.Median/clean.Burst.CPUSeconds.Median, 1.25, "x")
+	}
+	if l := find(64, 0.01); l != nil {
+		a := l.Policies[0]
+		add("all 64 subnets, 1% invalid: valid p99", a.Valid.P99.Median, 60, "ms")
+		if clean != nil {
+			add("all 64 subnets, 1% invalid: CPU over the clean run's", a.CPUSeconds.Median/clean.Policies[0].CPUSeconds.Median, 1.3, "x")
+		}
+	}
+	if l := find(2, 0); l != nil {
+		add("2 subnets, clean: valid p99", l.Policies[0].Valid.P99.Median, 4, "ms")
+	}
+	for _, l := range loads {
+		a := l.Policies[0]
+		for _, c := range l.Policies[1:] {
+			// Ahead means below: attpool's figure over the client's, at most 1.
+			add(fmt.Sprintf("%v: attpool's valid p99 over %s's", l.loadSpec, c.Policy), a.Valid.P99.Median/c.Valid.P99.Median, 1, "x")
+			add(fmt.Sprintf("%v: attpool's CPU over %s's", l.loadSpec, c.Policy), a.CPUSeconds.Median/c.CPUSeconds.Median, 1, "x")
+		}
+	}
+	return ts
+}
+
+// cell formats a latency spread, with one decimal below 10 ms:
+// "12 [11-14]", "3.1 [2.9-3.6]".
+func (s spread) cell() string {
+	if s.Max < 10 {
+		return s.cellPrec(1)
+	}
+	return s.cellPrec(0)
+}
+
+// cellPrec formats a spread with prec decimals.
+func (s spread) cellPrec(prec int) string {
+	f := func(v float64) string { return fmt.Sprintf("%.*f", prec, v) }
+	return f(s.Median) + " [" + f(s.Min) + "-" + f(s.Max) + "]"
+}
+
+// printTable writes the report for a reader.
+func (r *latencyReport) printTable(w io.Writer) {
+	a := r.Arrival
+	fmt.Fprintf(w, "attpool latency benchmark: %s validators, GOMAXPROCS %d, medians of %d interleaved runs [min-max]\n",
+		group(int(r.Validators)), r.GOMAXPROCS, r.Reps)
+	fmt.Fprintf(w, "arrival after the attestation deadline: lognormal, mean %v, p95 %v (mu %.3f, sigma %.3f), cut at %v",
+		a.Mean, a.P95, a.Mu, a.Sigma, a.Max)
+	if r.SkipIdle {
+		fmt.Fprint(w, "; idle stretches skipped")
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "latency: submission to verdict, ms; CPU: process user+system seconds per 1,000 messages")
+	for _, l := range r.Loads {
+		fmt.Fprintf(w, "\n%v: %s attestations\n", l.loadSpec, group(l.Messages))
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "policy\tvalid p50\tp90\tp99\tmax\tinvalid p50\tp99\tmax\tCPU s/1000\twall s\twrong\t")
+		for _, p := range l.Policies {
+			inv := []string{"-", "-", "-"}
+			if p.Invalid != nil {
+				inv = []string{p.Invalid.P50.cell(), p.Invalid.P99.cell(), p.Invalid.Max.cell()}
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t\n", p.Policy,
+				p.Valid.P50.cell(), p.Valid.P90.cell(), p.Valid.P99.cell(), p.Valid.Max.cell(),
+				inv[0], inv[1], inv[2], p.CPUPer1000.cellPrec(3), p.WallSeconds.cellPrec(2), p.WrongVerdicts)
+		}
+		b := l.Burst
+		fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t-\t-\t%s\t%s\t%d\t\n", b.Policy, b.CPUPer1000.cellPrec(3), b.WallSeconds.cellPrec(2), b.WrongVerdicts)
+		tw.Flush()
+	}
+	fmt.Fprintln(w, "\n(burst: attpool on the same messages, all submitted at once from -goroutines goroutines)")
+	fmt.Fprintln(w, "\nTargets (issue 9), on the medians:")
+	for _, t := range r.Targets {
+		mark := "met   "
+		if !t.Met {
+			mark = "MISSED"
+		}
+		fmt.Fprintf(w, "  %s %s: %.2f %s (limit %.2f)\n", mark, t.What, t.Value, t.Unit, t.Limit)
+	}
+	fmt.Fprintf(w, "\ntotal %.1fs\n", r.TotalSeconds)
+	if r.WrongVerdicts == 0 {
+		fmt.Fprintln(w, "every verdict as expected")
+	} else {
+		fmt.Fprintf(w, "%s verdict(s) differ from the expected ones\n", group(r.WrongVerdicts))
+	}
+}
