@@ -24,11 +24,17 @@
 // unless Accept, an error wrapping the sentinel of the rule that decided it
 // (errors.Is(res, pool.ErrAlreadySeen)). The rules are those of the consensus
 // specs' Electra (and Fulu) gossip topics beacon_attestation_{subnet_id} and
-// beacon_aggregate_and_proof, in the specs' order; each is quoted where it is
-// checked (rules.go). The rules that need no signature run first, on the
-// caller's goroutine; the signatures are then queued; the chain-dependent
-// rules (through Node.Chain) and the first-seen rules run again once the
-// signatures are verified, as in the specs. A message whose context ends
+// beacon_aggregate_and_proof, in the specs' order, and, for messages of
+// epochs from Node.Gloas.ForkEpoch on, the Gloas ones (data.index 0 or 1,
+// the payload status through ForkChoice.BlockPayload);
+// ValidatePayloadAttestation takes the Gloas payload_attestation_message
+// topic. Each rule is quoted where it is checked (rules.go, ptc.go). When
+// the node cannot answer a lookup, the verdict is Ignore, unless a later
+// rule that needs no lookup rejects. The rules that need no signature run
+// first, on the caller's goroutine; the signatures are then queued; the
+// chain-dependent rules (through Node.Chain) and the first-seen rules run
+// again once the signatures are verified, as in the specs (on the payload
+// attestation topic the chain rules come before the signature). A message whose context ends
 // first is answered Ignore (ErrCancelled); a message submitted after Close,
 // Ignore (ErrClosed); a bound of the pool hit, Ignore (ErrQueueFull,
 // ErrPoolFull) at once. Every message gets exactly one verdict.
