@@ -154,3 +154,49 @@ func TestWholePTC(t *testing.T) {
 	}
 	wantResult(t, <-attCh, Accept, nil)
 }
+
+// BenchmarkPTCSlot submits the 512 payload attestations of one slot (the
+// PTC of a slot with 4 committees of 128; two thirds vote the payload
+// present, one third absent, so two signing roots) and waits for every
+// verdict. Cases: batched; the per-signature baseline (Config.PerSignature).
+// wall-ms is the time from the first submission to the last verdict.
+func BenchmarkPTCSlot(b *testing.B) {
+	e := newEnv(b, 4, 128, 100)
+	e.gloas(0)
+	e.setSlot(testSlot, 1000)
+	ptc, _ := CommitteePTC{Committees: e.comm, SlotsPerEpoch: e.spe}.PTC(testSlot)
+	msgs := make([]*attestation.PayloadAttestationMessage, len(ptc))
+	for i, v := range ptc {
+		msgs[i] = e.ptcMessage(testSlot, v, i%3 != 0)
+	}
+	for _, c := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"batched", Config{}},
+		{"per-signature", Config{PerSignature: true}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			var total time.Duration
+			for b.Loop() {
+				p, err := New(c.cfg, e.node)
+				if err != nil {
+					b.Fatal(err)
+				}
+				start := time.Now()
+				chans := make([]<-chan Result, len(msgs))
+				for i, m := range msgs {
+					chans[i] = p.ValidatePayloadAttestationAsync(context.Background(), m)
+				}
+				for _, ch := range chans {
+					if r := <-ch; r.Verdict != Accept {
+						b.Fatal(r)
+					}
+				}
+				total += time.Since(start)
+				p.Close()
+			}
+			b.ReportMetric(float64(total.Milliseconds())/float64(b.N), "wall-ms")
+		})
+	}
+}
