@@ -58,21 +58,6 @@ func (s *aggStore) entry(root [32]byte, data *attestation.AttestationData, creat
 	return e
 }
 
-// covered reports whether a stored aggregate of k holds every bit of b: the
-// specs' "creation of an equivalent aggregate locally".
-func (s *aggStore) covered(k aggKey, b bitfield.Bitlist) bool {
-	e := s.byRoot[k.root]
-	if e == nil {
-		return false
-	}
-	for _, a := range e.committees[k.committee] {
-		if isSuperset(a.bits, b) {
-			return true
-		}
-	}
-	return false
-}
-
 // single is one accepted attestation to be merged.
 type single struct {
 	key  aggKey
