@@ -376,6 +376,7 @@ func newGateVerifier(t *testing.T) *gateVerifier {
 func TestPoolOwnsItsInputs(t *testing.T) {
 	checkLeaks(t)
 	e := newEnv(t, 1, 32, 100)
+	e.gloas(0)
 	e.setSlot(testSlot, 1000)
 	gate := newGateVerifier(t)
 	p := e.pool(Config{SignatureVerifier: gate})
@@ -385,16 +386,23 @@ func TestPoolOwnsItsInputs(t *testing.T) {
 	attCopy.Data = att.Data.Copy()
 	sap := e.aggregate(e.data(testSlot), 0, []uint64{1, 2, 5})
 	sapCopy := cloneAggregate(sap)
+	member := e.comm.validator(testSlot, 0, 9)
+	ptc := e.ptcMessage(testSlot, member, true)
+	ptcCopy := *ptc
+	ptcCopy.Data = new(attestation.PayloadAttestationData)
+	*ptcCopy.Data = *ptc.Data
 
 	ctx, cancel := context.WithCancel(context.Background())
 	first := []<-chan Result{
 		p.ValidateAttestationFromAsync(ctx, "a", att, subnet),
 		p.ValidateAggregateFromAsync(ctx, "a", sap),
+		p.ValidatePayloadAttestationFromAsync(ctx, "a", ptc),
 	}
 	<-gate.entered
 	second := []<-chan Result{
 		p.ValidateAttestationFromAsync(context.Background(), "b", &attCopy, subnet),
 		p.ValidateAggregateFromAsync(context.Background(), "b", sapCopy),
+		p.ValidatePayloadAttestationFromAsync(context.Background(), "b", &ptcCopy),
 	}
 	cancel()
 	for _, c := range first {
@@ -410,10 +418,13 @@ func TestPoolOwnsItsInputs(t *testing.T) {
 	for i := range bits.Len() {
 		bits.SetBitAt(i, true)
 	}
+	ptc.ValidatorIndex, ptc.Data.Slot, ptc.Signature = 0, 0, [96]byte{}
 	close(gate.release)
 	for _, c := range second {
 		wantResult(t, <-c, Accept, nil)
 	}
+	// The accepted payload attestation was marked seen under its own key.
+	wantResult(t, p.ValidatePayloadAttestation(context.Background(), e.ptcMessage(testSlot, member, false)), Ignore, ErrPayloadAttestationSeen)
 	packed := p.AttestationsForBlock(testSlot + 1)
 	if len(packed) == 0 {
 		t.Fatal("nothing packed")
