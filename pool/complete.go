@@ -115,9 +115,7 @@ func (p *Pool) complete(batch []*job, ok []bool) {
 			}
 		}
 	}
-	aggs := p.store.n
 	p.mu.Unlock()
-	p.metrics.aggregates.Set(float64(aggs))
 
 	for _, o := range outs {
 		o.r.deliver(o.res)

@@ -39,12 +39,30 @@ type Config struct {
 	// SlotDuration is the slot time (12 s on mainnet).
 	SlotDuration time.Duration
 
-	// BatchSize is the number of signature sets that makes a batch full:
-	// a full batch is verified at once.
+	// Policy is how signature sets are gathered into the batches handed to
+	// the verifier: BatchAdaptive (the default) or BatchFixed.
+	Policy BatchPolicy
+	// BatchSize is the most signature sets one batch holds, under both
+	// policies.
 	BatchSize int
-	// BatchDelay is how long a signature set waits for its batch to fill
-	// before it is verified anyway.
+	// BatchDelay is, under BatchFixed, how long the oldest queued set waits
+	// for MinBatch sets before the queue is verified anyway. Under
+	// BatchAdaptive, which never waits while a verify worker is free, it is
+	// the latency bound of a batch: a batch is cut to the number of sets the
+	// recent batches verified, per set, in BatchDelay of wall time, so that
+	// the verification of one batch (what a set that arrives while every
+	// worker is busy waits for, and then what its own batch takes) lasts
+	// about BatchDelay at most. It bounds neither a verdict's whole latency
+	// when sets arrive faster than the workers verify them, nor the time a
+	// failing batch spends finding its invalid sets. 0 means
+	// DefaultConfig.BatchDelay under BatchAdaptive and FixedBatchDelay
+	// under BatchFixed.
 	BatchDelay time.Duration
+	// MinBatch is, under BatchFixed, the number of queued sets that makes a
+	// batch without waiting for BatchDelay; 1 means no wait at all (a free
+	// worker takes what is queued). 0 means BatchSize: only a full batch
+	// goes without waiting. BatchAdaptive ignores it.
+	MinBatch int
 	// VerifyWorkers is the number of batches verified at once (goroutines
 	// owned by the pool); 0 means GOMAXPROCS.
 	VerifyWorkers int
@@ -88,12 +106,55 @@ type Config struct {
 	Registerer prometheus.Registerer
 }
 
+// BatchPolicy is how a Pool gathers signature sets into batches.
+type BatchPolicy int
+
+const (
+	// BatchAdaptive, the default, is work-conserving: a verify worker that
+	// is free takes what is queued at once, so batches are small when
+	// traffic is light and grow with the backlog under load (the sets that
+	// arrived while the workers were busy go together). Queued sets are
+	// grouped by signing root, so that the verifier's same-root check pays;
+	// the roots take turns, so a root with few sets is not held up by one
+	// with many; BatchDelay bounds the verification time of a batch. Sets
+	// forwarded by a peer that recently sent an invalid signature are
+	// verified apart (see the package doc).
+	BatchAdaptive BatchPolicy = iota
+	// BatchFixed is the way of the clients: one FIFO of all sets, whatever
+	// their root; a batch is formed when it holds MinBatch sets or its
+	// oldest set has waited BatchDelay, of at most BatchSize sets. It does
+	// not isolate peers.
+	BatchFixed
+)
+
+// String names the policy.
+func (b BatchPolicy) String() string {
+	switch b {
+	case BatchAdaptive:
+		return "adaptive"
+	case BatchFixed:
+		return "fixed"
+	}
+	return fmt.Sprintf("BatchPolicy(%d)", int(b))
+}
+
+// FixedBatchDelay is what a zero BatchDelay means under BatchFixed: Prysm's
+// wait since 2025.
+const FixedBatchDelay = 5 * time.Millisecond
+
 // DefaultConfig is the configuration the zero fields of a Config stand for.
+//
+// BatchSize 1024: the verifier's time per set is within a few percent of its
+// floor from about a thousand same-root sets (README, verifybench). The
+// adaptive latency bound BatchDelay 50 ms: a full batch of 1024 sets takes
+// 25-50 ms on 2 cores (two batches verified at once share them), so the
+// bound does not cut full batches when a backlog needs them, while a slower
+// machine gets smaller batches rather than slower verdicts.
 var DefaultConfig = Config{
 	SlotsPerEpoch:     32,
 	SlotDuration:      12 * time.Second,
 	BatchSize:         1024,
-	BatchDelay:        5 * time.Millisecond,
+	BatchDelay:        50 * time.Millisecond,
 	MaxPending:        1 << 16,
 	MaxAggregates:     1 << 15,
 	MaxData:           1 << 12,
@@ -117,6 +178,12 @@ func (c Config) sanitize() (Config, error) {
 	}
 	if c.BatchDelay == 0 {
 		c.BatchDelay = d.BatchDelay
+		if c.Policy == BatchFixed {
+			c.BatchDelay = FixedBatchDelay
+		}
+	}
+	if c.MinBatch == 0 {
+		c.MinBatch = c.BatchSize
 	}
 	if c.VerifyWorkers == 0 {
 		c.VerifyWorkers = runtime.GOMAXPROCS(0)
@@ -156,9 +223,11 @@ func (c Config) sanitize() (Config, error) {
 	switch {
 	case c.SlotDuration < time.Millisecond:
 		return c, fmt.Errorf("%w: SlotDuration %v", ErrConfig, c.SlotDuration)
-	case c.BatchSize < 1, c.BatchDelay < 0, c.VerifyWorkers < 1, c.MergeWorkers < 1:
-		return c, fmt.Errorf("%w: batching (size %d, delay %v, workers %d/%d)", ErrConfig,
-			c.BatchSize, c.BatchDelay, c.VerifyWorkers, c.MergeWorkers)
+	case c.Policy != BatchAdaptive && c.Policy != BatchFixed:
+		return c, fmt.Errorf("%w: %v", ErrConfig, c.Policy)
+	case c.BatchSize < 1, c.BatchDelay < 0, c.MinBatch < 1, c.MinBatch > c.BatchSize, c.VerifyWorkers < 1, c.MergeWorkers < 1:
+		return c, fmt.Errorf("%w: batching (size %d, min %d, delay %v, workers %d/%d)", ErrConfig,
+			c.BatchSize, c.MinBatch, c.BatchDelay, c.VerifyWorkers, c.MergeWorkers)
 	case c.MaxPending < 3, c.MaxAggregates < 1, c.MaxData < 1, c.MaxSeenAggregates < 1, c.MaxRootCache < 1:
 		return c, fmt.Errorf("%w: bounds must be positive", ErrConfig)
 	case c.PruneInterval < 0:

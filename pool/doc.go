@@ -41,9 +41,19 @@
 //
 // # Batching
 //
-// Signature sets wait in a queue per signing root; a queue is verified when
-// it holds Config.BatchSize sets, when its oldest set has waited
-// Config.BatchDelay, or on Close. An aggregate's three signatures (selection
+// Config.Policy chooses how signature sets are gathered into the batches
+// handed to the verifier. BatchAdaptive (the default) is work-conserving: a
+// verify worker that is free takes what is queued at once, so batches are
+// small under light traffic and grow with the backlog under load; queued
+// sets are grouped by signing root (the verifier's same-root check pays for
+// it), roots take turns so that a root with few sets is not held up by one
+// with many, and Config.BatchDelay bounds the verification time of one
+// batch. BatchFixed is the clients' way: one FIFO for all roots, a batch when
+// Config.MinBatch sets are queued or the oldest has waited
+// Config.BatchDelay, at most Config.BatchSize sets; the benchmarks configure
+// it as Prysm (1000 sets or 5 ms), Lighthouse (no wait, 64), Lodestar (32
+// sets or 50 ms, 128) and Teku (no wait, 250) do. Queued sets are verified on
+// Close. An aggregate's three signatures (selection
 // proof, aggregator signature, aggregate signature against the sum of its
 // participants' keys) are queued like any others; it is accepted when all
 // three pass. A copy of a message that is being verified shares its

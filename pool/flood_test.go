@@ -462,7 +462,8 @@ func floodSubmit(tb testing.TB, cfg Config, node Node, msgs []floodMsg, goroutin
 	checkInvariants(tb, p)
 	run.stats = p.Stats()
 	run.roots = p.roots.len()
-	run.sets = verifierStats(p.v).Sets
+	vs, _ := p.verifierStats()
+	run.sets = vs.Sets
 	runtime.GC()
 	var after runtime.MemStats
 	runtime.ReadMemStats(&after)

@@ -67,18 +67,10 @@ func New(cfg Config, node Node) (*Pool, error) {
 		}
 		v = own
 	}
-	m, err := newMetrics(cfg.Registerer, func() float64 { return float64(verifierStats(v).Bisections) })
-	if err != nil {
-		if own != nil {
-			own.Close()
-		}
-		return nil, fmt.Errorf("%w: registering metrics: %w", ErrConfig, err)
-	}
 	p := &Pool{
 		cfg:         cfg,
 		node:        node,
 		log:         cfg.Logger.WithField("component", "attpool"),
-		metrics:     m,
 		v:           v,
 		own:         own,
 		slotMs:      cfg.SlotDuration.Milliseconds(),
@@ -93,14 +85,20 @@ func New(cfg Config, node Node) (*Pool, error) {
 		store:       newAggStore(cfg.MaxAggregates, cfg.MaxData, cfg.MergeWorkers),
 		quit:        make(chan struct{}),
 	}
+	if p.metrics, err = newMetrics(cfg.Registerer, p.gauges(), p.verifierStats); err != nil {
+		if own != nil {
+			own.Close()
+		}
+		return nil, fmt.Errorf("%w: registering metrics: %w", ErrConfig, err)
+	}
 	p.roots = newRootCache(cfg.MaxRootCache, p.domains)
-	p.batch = newBatcher(cfg.BatchSize, cfg.BatchDelay)
+	p.batch = newBatcher(cfg)
 	for range cfg.VerifyWorkers {
 		p.wg.Go(p.verifyLoop)
 	}
 	p.wg.Go(p.loop)
 	p.log.WithFields(logrus.Fields{
-		"batch_size": cfg.BatchSize, "batch_delay": cfg.BatchDelay,
+		"batch_policy": cfg.Policy, "batch_size": cfg.BatchSize, "batch_delay": cfg.BatchDelay,
 		"verify_workers": cfg.VerifyWorkers, "per_signature": cfg.PerSignature,
 	}).Debug("attestation pool started")
 	return p, nil
@@ -162,12 +160,9 @@ func (p *Pool) prune() {
 	p.aggrSeen.prune(minEpoch)
 	p.aggSeen.prune(minSlot)
 	p.store.prune(minSlot)
-	aggs, data, seen := p.store.n, len(p.store.byRoot), p.attSeen.count()
+	aggs, data := p.store.n, len(p.store.byRoot)
 	p.mu.Unlock()
 	p.roots.prune(minSlot)
-	p.metrics.aggregates.Set(float64(aggs))
-	p.metrics.data.Set(float64(data))
-	p.metrics.seen.Set(float64(seen))
 	p.log.WithFields(logrus.Fields{"min_slot": minSlot, "aggregates": aggs, "data": data}).Debug("pruned pool")
 }
 
@@ -189,7 +184,23 @@ func (p *Pool) Stats() Stats {
 		Aggregates:    p.store.n,
 		Data:          len(p.store.byRoot),
 		SeenAttesters: p.attSeen.count(),
-		Bisections:    verifierStats(p.v).Bisections,
+		Bisections:    bisections(p.v),
+	}
+}
+
+// gauges reads the pool's sizes for the metrics, at scrape time.
+func (p *Pool) gauges() gauges {
+	read := func(f func() int) func() float64 {
+		return func() float64 {
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			return float64(f())
+		}
+	}
+	return gauges{
+		aggregates: read(func() int { return p.store.n }),
+		data:       read(func() int { return len(p.store.byRoot) }),
+		seen:       read(p.attSeen.count),
 	}
 }
 
@@ -251,10 +262,12 @@ type request struct {
 	done  chan Result
 	stop  func() bool // stops the context watch; set before r is shared
 	p     *Pool
+	topic topic
+	start time.Time
 }
 
-func (p *Pool) newRequest(ctx context.Context) *request {
-	r := &request{done: make(chan Result, 1), p: p}
+func (p *Pool) newRequest(ctx context.Context, t topic) *request {
+	r := &request{done: make(chan Result, 1), p: p, topic: t, start: time.Now()}
 	if ctx.Done() != nil {
 		r.stop = context.AfterFunc(ctx, func() {
 			if r.claim() {
@@ -283,15 +296,29 @@ func (r *request) deliver(res Result) {
 }
 
 func (r *request) send(res Result) {
-	r.p.metrics.verdicts.WithLabelValues(res.Verdict.String(), res.Rule()).Inc()
+	m := r.p.metrics
+	m.verdicts.WithLabelValues(string(r.topic), res.Verdict.String(), res.Rule()).Inc()
+	m.latency.WithLabelValues(string(r.topic)).Observe(time.Since(r.start).Seconds())
 	r.done <- res
 }
 
-// verifierStats returns the counters of v if it keeps any (as
-// *verifier.Verifier does), else zeros.
-func verifierStats(v SignatureVerifier) verifier.Stats {
-	if s, ok := v.(interface{ Stats() verifier.Stats }); ok {
-		return s.Stats()
+// statser is a SignatureVerifier that counts its work, as
+// *verifier.Verifier does.
+type statser interface{ Stats() verifier.Stats }
+
+// verifierStats returns the counters of the pool's verifier; ok is false if
+// it keeps none.
+func (p *Pool) verifierStats() (s verifier.Stats, ok bool) {
+	if v, ok := p.v.(statser); ok {
+		return v.Stats(), true
 	}
-	return verifier.Stats{}
+	return s, false
+}
+
+// bisections is the verifier's count of bisections, 0 if it keeps none.
+func bisections(v SignatureVerifier) int64 {
+	if s, ok := v.(statser); ok {
+		return s.Stats().Bisections
+	}
+	return 0
 }

@@ -125,11 +125,11 @@ func TestConcurrentCommittees(t *testing.T) {
 	}
 
 	// Metrics and logs went where the config said.
-	if n := metricValue(p.metrics.verdicts.WithLabelValues("accept", "accept")); int(n) != nValid {
+	if n := metricValue(p.metrics.verdicts.WithLabelValues(string(topicAttestation), "accept", "accept")); int(n) != nValid {
 		t.Errorf("accept metric %v", n)
 	}
-	if metricValue(p.metrics.aggregates) != 2*cps {
-		t.Errorf("aggregates metric %v", metricValue(p.metrics.aggregates))
+	if n := scrape(t, reg, "attpool_aggregates", nil); n != 2*cps {
+		t.Errorf("aggregates metric %v", n)
 	}
 	if len(hook.AllEntries()) == 0 {
 		t.Error("no log entry")
@@ -138,7 +138,7 @@ func TestConcurrentCommittees(t *testing.T) {
 		n := 0
 		mfs, _ := reg.Gather()
 		for _, mf := range mfs {
-			if mf.GetName() == "attpool_pool_batch_size" {
+			if mf.GetName() == "attpool_batch_sets" {
 				n = int(mf.GetMetric()[0].GetHistogram().GetSampleSum())
 			}
 		}
@@ -157,7 +157,7 @@ func TestIdenticalCopiesShareVerification(t *testing.T) {
 	e := newEnv(t, 1, 8, 100)
 	e.setSlot(testSlot, 1000)
 	reg := prometheus.NewRegistry()
-	p := e.pool(Config{BatchDelay: 50 * time.Millisecond, Registerer: reg})
+	p := e.pool(Config{Policy: BatchFixed, BatchDelay: 50 * time.Millisecond, Registerer: reg})
 	att, subnet := e.single(e.data(testSlot), 0, 1)
 	bad, _ := e.single(e.data(testSlot), 0, 2)
 	bad.Signature = e.sign(bad.AttesterIndex, [32]byte{})
@@ -182,7 +182,7 @@ func TestIdenticalCopiesShareVerification(t *testing.T) {
 	for _, c := range badChans {
 		wantResult(t, <-c, Reject, ErrInvalidSignature)
 	}
-	if sets := histogramSum(t, reg, "attpool_pool_batch_size"); sets != 2 {
+	if sets := histogramSum(t, reg, "attpool_batch_sets"); sets != 2 {
 		t.Fatalf("%v signature sets verified, want 2", sets)
 	}
 }
@@ -206,7 +206,7 @@ func TestCancelAndClose(t *testing.T) {
 	checkLeaks(t)
 	e := newEnv(t, 1, 16, 100)
 	e.setSlot(testSlot, 1000)
-	p, err := New(Config{BatchDelay: time.Hour, PruneInterval: time.Hour}, e.node)
+	p, err := New(Config{Policy: BatchFixed, BatchDelay: time.Hour, PruneInterval: time.Hour}, e.node)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -408,7 +408,7 @@ func TestPruneAndBounds(t *testing.T) {
 	checkInvariants(t, p)
 
 	// Queue bound: MaxPending 3 and an hour of batch delay.
-	q := e.pool(Config{MaxPending: 3, BatchDelay: time.Hour})
+	q := e.pool(Config{MaxPending: 3, Policy: BatchFixed, BatchDelay: time.Hour})
 	var chans []<-chan Result
 	for pos := range uint64(4) {
 		att, subnet := e.single(e.data(testSlot+64), 0, pos)

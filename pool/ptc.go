@@ -40,7 +40,7 @@ func (p *Pool) ValidatePayloadAttestationFrom(ctx context.Context, from Peer, ms
 // ValidatePayloadAttestationFromAsync is ValidatePayloadAttestationFrom
 // without the wait: the verdict is sent once on the returned channel.
 func (p *Pool) ValidatePayloadAttestationFromAsync(ctx context.Context, from Peer, msg *attestation.PayloadAttestationMessage) <-chan Result {
-	return p.run(ctx, func(r *request) (Result, bool) { return p.submitPayloadAttestation(r, from, msg) })
+	return p.run(ctx, topicPayloadAttestation, func(r *request) (Result, bool) { return p.submitPayloadAttestation(r, from, msg) })
 }
 
 // submitPayloadAttestation runs the rules of payload_attestation_message

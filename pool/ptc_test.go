@@ -104,7 +104,7 @@ func TestPayloadAttestationCopiesShareVerification(t *testing.T) {
 	e.gloas(0)
 	e.setSlot(testSlot, 1000)
 	reg := prometheus.NewRegistry()
-	p := e.pool(Config{BatchDelay: 50 * time.Millisecond, Registerer: reg})
+	p := e.pool(Config{Policy: BatchFixed, BatchDelay: 50 * time.Millisecond, Registerer: reg})
 	m := e.ptcMessage(testSlot, e.comm.validator(testSlot, 0, 2), true)
 	var chans []<-chan Result
 	for i := range 20 {
@@ -121,7 +121,7 @@ func TestPayloadAttestationCopiesShareVerification(t *testing.T) {
 	if accepts != 1 {
 		t.Fatalf("%d accepts", accepts)
 	}
-	if sets := histogramSum(t, reg, "attpool_pool_batch_size"); sets != 1 {
+	if sets := histogramSum(t, reg, "attpool_batch_sets"); sets != 1 {
 		t.Fatalf("%v signature sets verified, want 1", sets)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"slices"
+	"time"
 
 	"github.com/prysmaticlabs/go-bitfield"
 
@@ -92,7 +93,7 @@ func (p *Pool) ValidateAttestationFrom(ctx context.Context, from Peer, att *atte
 // ValidateAttestationFromAsync is ValidateAttestationFrom without the wait:
 // the verdict is sent once on the returned channel.
 func (p *Pool) ValidateAttestationFromAsync(ctx context.Context, from Peer, att *attestation.SingleAttestation, subnet uint64) <-chan Result {
-	return p.run(ctx, func(r *request) (Result, bool) { return p.submitAttestation(r, from, att, subnet) })
+	return p.run(ctx, topicAttestation, func(r *request) (Result, bool) { return p.submitAttestation(r, from, att, subnet) })
 }
 
 // ValidateAggregate validates a SignedAggregateAndProof received on
@@ -118,13 +119,13 @@ func (p *Pool) ValidateAggregateFrom(ctx context.Context, from Peer, sap *attest
 // ValidateAggregateFromAsync is ValidateAggregateFrom without the wait: the
 // verdict is sent once on the returned channel.
 func (p *Pool) ValidateAggregateFromAsync(ctx context.Context, from Peer, sap *attestation.SignedAggregateAndProof) <-chan Result {
-	return p.run(ctx, func(r *request) (Result, bool) { return p.submitAggregate(r, from, sap) })
+	return p.run(ctx, topicAggregate, func(r *request) (Result, bool) { return p.submitAggregate(r, from, sap) })
 }
 
 // run makes the request of a new message and submits it; submit returns
 // queued false when its Result is the verdict.
-func (p *Pool) run(ctx context.Context, submit func(r *request) (Result, bool)) <-chan Result {
-	r := p.start(ctx)
+func (p *Pool) run(ctx context.Context, t topic, submit func(r *request) (Result, bool)) <-chan Result {
+	r := p.start(ctx, t)
 	if r.state.Load() == 0 {
 		if res, queued := submit(r); !queued {
 			r.resolve(res)
@@ -135,13 +136,13 @@ func (p *Pool) run(ctx context.Context, submit func(r *request) (Result, bool)) 
 
 // start makes the request of a new message and answers it at once if the
 // context is already done or the pool closed.
-func (p *Pool) start(ctx context.Context) *request {
+func (p *Pool) start(ctx context.Context, t topic) *request {
 	if err := ctx.Err(); err != nil {
-		r := &request{done: make(chan Result, 1), p: p}
+		r := &request{done: make(chan Result, 1), p: p, topic: t, start: time.Now()}
 		r.resolve(ignoref(ErrCancelled, "%w", context.Cause(ctx)))
 		return r
 	}
-	r := p.newRequest(ctx)
+	r := p.newRequest(ctx, t)
 	if p.closed.Load() {
 		r.resolve(ignore(ErrClosed))
 	}

@@ -411,10 +411,10 @@ func (r *report) total() int {
 
 // metricPrefixes are the /metrics lines the summary shows.
 var metricPrefixes = []string{
-	"attpool_pool_verdicts_total",
-	"attpool_pool_batch_size_count",
-	"attpool_pool_batch_size_sum",
-	"attpool_pool_aggregates ",
+	"attpool_verdicts_total",
+	"attpool_batch_sets_count",
+	"attpool_batch_sets_sum",
+	"attpool_aggregates ",
 	"beaconnode_gossip_validations_total",
 }
 

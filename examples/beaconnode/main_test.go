@@ -72,7 +72,9 @@ func TestRun(t *testing.T) {
 	// /metrics served the pool's metrics and the node's, and they agree
 	// with the validators' results.
 	m := parseMetrics(rep.metrics)
-	if got := m[`attpool_pool_verdicts_total{rule="accept",verdict="accept"}`]; got != float64(want[ValidationAccept]) {
+	got := m[`attpool_verdicts_total{rule="accept",topic="attestation",verdict="accept"}`] +
+		m[`attpool_verdicts_total{rule="accept",topic="aggregate",verdict="accept"}`]
+	if got != float64(want[ValidationAccept]) {
 		t.Errorf("pool accept metric %v, want %d", got, want[ValidationAccept])
 	}
 	var validated float64
@@ -84,11 +86,11 @@ func TestRun(t *testing.T) {
 	if validated != float64(total) {
 		t.Errorf("beaconnode_gossip_validations_total sums to %v, want %d", validated, total)
 	}
-	if m["attpool_pool_batch_size_count"] < 1 {
+	if m["attpool_batch_sets_count"] < 1 {
 		t.Errorf("no batch in the metrics:\n%s", rep.metrics)
 	}
 
-	for _, s := range []string{"metrics: http://127.0.0.1:", "validation results:", "block at slot 66: 2 attestations", "attpool_pool_verdicts_total"} {
+	for _, s := range []string{"metrics: http://127.0.0.1:", "validation results:", "block at slot 66: 2 attestations", "attpool_verdicts_total"} {
 		if !strings.Contains(out.String(), s) {
 			t.Errorf("output lacks %q", s)
 		}

@@ -1,0 +1,191 @@
+package pool
+
+import (
+	"context"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/attpool/attpool/verifier"
+)
+
+// testJobs returns n jobs of signing root r (each its own group).
+func testJobs(r byte, n int, from Peer) []*job {
+	out := make([]*job, n)
+	for i := range out {
+		out[i] = &job{set: verifier.Set{Root: [32]byte{r}}, g: &group{}, from: from}
+	}
+	return out
+}
+
+func roots(batch []*job) []byte {
+	out := make([]byte, len(batch))
+	for i, j := range batch {
+		out[i] = j.set.Root[0]
+	}
+	return out
+}
+
+func newTestBatcher(t *testing.T, cfg Config) *batcher {
+	t.Helper()
+	cfg, err := cfg.sanitize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newBatcher(cfg)
+}
+
+// TestBatchFixedMinBatch: under BatchFixed a batch forms at MinBatch sets,
+// FIFO across roots, at most BatchSize sets.
+func TestBatchFixedMinBatch(t *testing.T) {
+	b := newTestBatcher(t, Config{Policy: BatchFixed, BatchSize: 4, MinBatch: 3, BatchDelay: time.Hour})
+	b.add(testJobs(1, 1, NoPeer)...)
+	b.add(testJobs(2, 1, NoPeer)...)
+	if batch, wait, _ := b.take(); batch != nil || wait <= 0 || wait > time.Hour {
+		t.Fatalf("two of MinBatch 3: batch %v, wait %v", roots(batch), wait)
+	}
+	b.add(testJobs(1, 1, NoPeer)...)
+	b.add(testJobs(3, 3, NoPeer)...)
+	if batch, _, _ := b.take(); string(roots(batch)) != "\x01\x02\x01\x03" {
+		t.Fatalf("first batch %v, want FIFO 1 2 1 3", roots(batch))
+	}
+	// Two left, fewer than MinBatch: they wait.
+	if batch, _, _ := b.take(); batch != nil {
+		t.Fatalf("under MinBatch: %v", roots(batch))
+	}
+	b.close()
+	if batch, _, done := b.take(); len(batch) != 2 || done {
+		t.Fatalf("on close: %v %v", roots(batch), done)
+	}
+	if _, _, done := b.take(); !done {
+		t.Fatal("closed and empty, not done")
+	}
+}
+
+// TestBatchFixedNoWait: MinBatch 1 takes what is queued at once.
+func TestBatchFixedNoWait(t *testing.T) {
+	b := newTestBatcher(t, Config{Policy: BatchFixed, BatchSize: 64, MinBatch: 1, BatchDelay: time.Hour})
+	b.add(testJobs(1, 70, NoPeer)...)
+	for _, want := range []int{64, 6} {
+		if batch, _, _ := b.take(); len(batch) != want {
+			t.Fatalf("batch of %d, want %d", len(batch), want)
+		}
+	}
+}
+
+// TestBatchFixedDelay: a queue under MinBatch is taken once its oldest set
+// has waited BatchDelay (fake time).
+func TestBatchFixedDelay(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := newTestBatcher(t, Config{Policy: BatchFixed, BatchSize: 128, MinBatch: 32, BatchDelay: 50 * time.Millisecond})
+		b.add(testJobs(1, 5, NoPeer)...)
+		time.Sleep(20 * time.Millisecond)
+		b.add(testJobs(2, 5, NoPeer)...)
+		batch, wait, _ := b.take()
+		if batch != nil || wait != 30*time.Millisecond {
+			t.Fatalf("batch %v, wait %v, want 30ms", roots(batch), wait)
+		}
+		time.Sleep(wait)
+		if batch, _, _ := b.take(); len(batch) != 10 {
+			t.Fatalf("after the delay: %d sets", len(batch))
+		}
+	})
+}
+
+// TestBatchAdaptiveRoundRobin: under BatchAdaptive a set is taken at once,
+// a root's sets go together, and a root with one set is not held up by a
+// root with many.
+func TestBatchAdaptiveRoundRobin(t *testing.T) {
+	b := newTestBatcher(t, Config{BatchSize: 4, BatchDelay: time.Hour})
+	b.add(testJobs(1, 1, NoPeer)...)
+	if batch, _, _ := b.take(); len(batch) != 1 {
+		t.Fatalf("a lone set: batch %v", roots(batch))
+	}
+	b.add(testJobs(1, 10, NoPeer)...)
+	b.add(testJobs(2, 1, NoPeer)...)
+	b.add(testJobs(1, 1, NoPeer)...)
+	b.add(testJobs(3, 2, NoPeer)...)
+	var got []string
+	for {
+		batch, _, _ := b.take()
+		if batch == nil {
+			break
+		}
+		got = append(got, string(roots(batch)))
+	}
+	want := []string{"\x01\x01\x01\x01", "\x02\x03\x03\x01", "\x01\x01\x01\x01", "\x01\x01"}
+	if len(got) != len(want) {
+		t.Fatalf("batches %q, want %q", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("batches %q, want %q", got, want)
+		}
+	}
+}
+
+// TestBatchAdaptiveCap: the batch cap follows the measured time per set and
+// the latency bound.
+func TestBatchAdaptiveCap(t *testing.T) {
+	var c costEstimate
+	if n := c.cap(1024, 5*time.Millisecond); n != 1024 {
+		t.Fatalf("unmeasured cap %d", n)
+	}
+	c.add(1000, 100*time.Millisecond) // 100 µs per set
+	if n := c.cap(1024, 5*time.Millisecond); n != 50 {
+		t.Fatalf("cap %d, want 50", n)
+	}
+	if n := c.cap(1024, time.Second); n != 1024 {
+		t.Fatalf("cap %d, want the batch size", n)
+	}
+	if n := c.cap(1024, time.Nanosecond); n != 1 {
+		t.Fatalf("cap %d, want 1", n)
+	}
+}
+
+// TestPolicyWait: in fake time, a lone attestation is verified without any
+// wait under BatchAdaptive (even with an hour's latency bound), and after
+// BatchDelay under BatchFixed.
+func TestPolicyWait(t *testing.T) {
+	e := newEnv(t, 1, 8, 100)
+	e.setSlot(testSlot, 1000)
+	for _, c := range []struct {
+		cfg  Config
+		want time.Duration
+	}{
+		{Config{BatchDelay: time.Hour}, 0},
+		{Config{Policy: BatchFixed, BatchDelay: 5 * time.Millisecond}, 5 * time.Millisecond},
+		{Config{Policy: BatchFixed, BatchSize: 64, MinBatch: 1, BatchDelay: time.Hour}, 0},
+	} {
+		synctest.Test(t, func(t *testing.T) {
+			p, err := New(c.cfg, e.node)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			att, subnet := e.single(e.data(testSlot), 0, 3)
+			start := time.Now()
+			wantResult(t, p.ValidateAttestation(context.Background(), att, subnet), Accept, nil)
+			if got := time.Since(start); got != c.want {
+				t.Errorf("%v %v: verdict after %v, want %v", c.cfg.Policy, c.cfg.BatchDelay, got, c.want)
+			}
+		})
+	}
+}
+
+func TestConfigBatching(t *testing.T) {
+	for _, c := range []Config{
+		{Policy: 7},
+		{MinBatch: -1},
+		{BatchSize: 4, MinBatch: 5},
+		{BatchDelay: -time.Second},
+	} {
+		if _, err := c.sanitize(); err == nil {
+			t.Errorf("%+v accepted", c)
+		}
+	}
+	c, err := Config{Policy: BatchFixed, BatchSize: 250}.sanitize()
+	if err != nil || c.MinBatch != 250 || c.BatchDelay != FixedBatchDelay {
+		t.Fatalf("defaults: %v %+v", err, c)
+	}
+}
