@@ -1,30 +1,268 @@
 package pool
 
 import (
+	"math/bits"
+	"slices"
+	"sync"
+
 	"github.com/prysmaticlabs/go-bitfield"
 
 	"github.com/attpool/attpool/crypto"
 )
 
-// participantsKey is the sum of the public keys of the committee members
-// whose bits are set: the key an aggregate's signature is checked against.
-// It returns nil and the verdict when the key cannot be had.
-func (p *Pool) participantsKey(committee []uint64, bits bitfield.Bitlist) (*crypto.PublicKey, Result) {
-	participants := make([]*crypto.PublicKey, 0, bits.Count())
-	for i, v := range committee {
-		if bits.BitAt(uint64(i)) {
-			pk := p.node.Keys.PublicKey(v)
-			if pk == nil {
-				return nil, ignoref(ErrUnknownValidator, "validator %d", v)
-			}
-			participants = append(participants, pk)
+// The key an aggregate's signature is checked against is the sum of its
+// participants' keys: about 500 additions for a mainnet committee, the
+// largest share of an aggregate's cost before its signatures. The ~16
+// aggregates of a committee differ in a few bits, so the pool keeps, per
+// (slot, committee index), the committee's total key and the sums of the
+// last aggregates it saw, and builds each new sum from the cheapest start:
+// nothing (adding the participants), the total (subtracting the absent
+// members) or a recent sum (adding and subtracting the members they differ
+// by). The terms are summed in batch-affine form (crypto.KeySum).
+
+const (
+	// keySumCommittees bounds the committees whose sums are kept: four
+	// slots of 64 committees (aggregates come in the slot of their data,
+	// a few later). About 6 KiB each at mainnet size.
+	keySumCommittees = 4 * MaxCommitteesPerSlot
+	// recentKeySums is how many aggregate sums a committee keeps: half
+	// of its expected aggregators, so that repeats and near-copies find
+	// a close start.
+	recentKeySums = TargetAggregatorsPerCommittee / 2
+)
+
+// committeeID names a beacon committee.
+type committeeID struct{ slot, index uint64 }
+
+// keySums is the pool's cache of committee key sums. Its zero value is
+// empty and ready; it has its own lock (key sums are computed on the
+// callers' goroutines, outside the pool's lock).
+type keySums struct {
+	mu sync.Mutex
+	m  map[committeeID]*committeeKeys
+}
+
+// committeeKeys is what the cache knows of one committee.
+type committeeKeys struct {
+	committee []uint64 // the pool's copy: a changed shuffling starts over
+
+	mu        sync.Mutex // guards what follows
+	total     crypto.KeySum
+	haveTotal bool
+	noTotal   bool // a member has no key: no total, only sums of participants
+	recent    []knownSum
+	next      int // the slot of recent written next once it is full
+}
+
+// knownSum is the key sum of the participants bits name.
+type knownSum struct {
+	bits bitfield.Bitlist
+	sum  crypto.KeySum
+}
+
+// entry returns the committee's entry, made (and the cache bounded) if
+// needed.
+func (c *keySums) entry(id committeeID, committee []uint64) *committeeKeys {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e := c.m[id]; e != nil && slices.Equal(e.committee, committee) {
+		return e
+	}
+	if c.m == nil {
+		c.m = make(map[committeeID]*committeeKeys)
+	}
+	if _, replacing := c.m[id]; !replacing && len(c.m) >= keySumCommittees {
+		c.evictOldestLocked()
+	}
+	e := &committeeKeys{committee: slices.Clone(committee)}
+	c.m[id] = e
+	return e
+}
+
+// evictOldestLocked drops the committees of the oldest slot held.
+func (c *keySums) evictOldestLocked() {
+	oldest := ^uint64(0)
+	for id := range c.m {
+		oldest = min(oldest, id.slot)
+	}
+	c.pruneLocked(oldest + 1)
+}
+
+// prune drops the committees of slots before minSlot.
+func (c *keySums) prune(minSlot uint64) {
+	c.mu.Lock()
+	c.pruneLocked(minSlot)
+	c.mu.Unlock()
+}
+
+func (c *keySums) pruneLocked(minSlot uint64) {
+	for id := range c.m {
+		if id.slot < minSlot {
+			delete(c.m, id)
 		}
 	}
-	key, err := crypto.AggregatePublicKeys(participants)
+}
+
+// len is the number of committees held.
+func (c *keySums) len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.m)
+}
+
+// start is where a sum is built from.
+type start uint8
+
+const (
+	fromNothing start = iota // add the participants
+	fromTotal                // the total less the absent members
+	fromRecent               // a recent sum, corrected
+)
+
+// plan chooses the cheapest start for the sum of bits (count participants)
+// and returns it, with a copy of the recent sum to start from.
+func (e *committeeKeys) plan(b bitfield.Bitlist, count int) (start, knownSum) {
+	n := len(e.committee)
+	absent := n - count
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	best, cost := fromNothing, count
+	// The total is worth building when it beats adding: its n additions
+	// are paid once for the committee's aggregates.
+	if !e.noTotal && absent < cost {
+		best, cost = fromTotal, absent
+	}
+	var from knownSum
+	for _, k := range e.recent {
+		if d := differing(k.bits, b); d < cost {
+			best, cost, from = fromRecent, d, k
+		}
+	}
+	return best, from
+}
+
+// differing counts the bits in which a and b differ (bitlists of one
+// length; the length bits cancel).
+func differing(a, b bitfield.Bitlist) int {
+	n := 0
+	for i := range a {
+		n += bits.OnesCount8(a[i] ^ b[i])
+	}
+	return n
+}
+
+// totalSum returns the committee's total key, summed on first use; ok is
+// false when a member has no key.
+func (e *committeeKeys) totalSum(keys PublicKeys) (crypto.KeySum, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.haveTotal || e.noTotal {
+		return e.total, e.haveTotal
+	}
+	pks := make([]*crypto.PublicKey, len(e.committee))
+	for i, v := range e.committee {
+		if pks[i] = keys.PublicKey(v); pks[i] == nil {
+			e.noTotal = true
+			return e.total, false
+		}
+	}
+	if err := e.total.Add(pks); err != nil {
+		e.noTotal = true
+		return e.total, false
+	}
+	e.haveTotal = true
+	return e.total, true
+}
+
+// remember keeps the sum of b among the recent ones.
+func (e *committeeKeys) remember(b bitfield.Bitlist, sum crypto.KeySum) {
+	k := knownSum{bits: slices.Clone(b), sum: sum}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.recent) < recentKeySums {
+		e.recent = append(e.recent, k)
+		return
+	}
+	e.recent[e.next] = k
+	e.next = (e.next + 1) % recentKeySums
+}
+
+// participantsKey is the sum of the public keys of the members of committee
+// (index of slot) whose bits are set: the key an aggregate's signature is
+// checked against. It returns nil and the verdict when the key cannot be
+// had. bits has the committee's length (the rules checked it).
+func (p *Pool) participantsKey(slot, index uint64, committee []uint64, b bitfield.Bitlist) (*crypto.PublicKey, Result) {
+	if b.Len() != uint64(len(committee)) {
+		return nil, rejectf(ErrAggregationBitsLength, "%d bits, committee of %d", b.Len(), len(committee))
+	}
+	e := p.keySums.entry(committeeID{slot, index}, committee)
+	how, from := e.plan(b, int(b.Count()))
+	return p.keyOf(committee, b, how, from, e)
+}
+
+// keyOf sums the key of b from the start chosen and remembers it in e.
+func (p *Pool) keyOf(committee []uint64, b bitfield.Bitlist, how start, from knownSum, e *committeeKeys) (*crypto.PublicKey, Result) {
+	var sum crypto.KeySum
+	var add, sub []*crypto.PublicKey
+	var res Result
+	switch how {
+	case fromTotal:
+		total, ok := e.totalSum(p.node.Keys)
+		if !ok {
+			return p.keyOf(committee, b, fromNothing, knownSum{}, e)
+		}
+		sum = total
+		// Every member has a key: the total was summed.
+		sub, _ = p.membersWhere(committee, func(i int) byte { return ^b[i] })
+	case fromRecent:
+		sum = from.sum
+		if add, res = p.membersWhere(committee, func(i int) byte { return b[i] &^ from.bits[i] }); res.Err != nil {
+			return nil, res
+		}
+		sub, _ = p.membersWhere(committee, func(i int) byte { return from.bits[i] &^ b[i] })
+	default:
+		if add, res = p.membersWhere(committee, func(i int) byte { return b[i] }); res.Err != nil {
+			return nil, res
+		}
+	}
+	if err := sum.Add(add); err != nil {
+		return nil, rejectf(ErrInvalidAggregateSignature, "%w", err)
+	}
+	if err := sum.Sub(sub); err != nil {
+		return nil, rejectf(ErrInvalidAggregateSignature, "%w", err)
+	}
+	key, err := sum.PublicKey()
 	if err != nil {
 		// [REJECT] The signature of aggregate is valid (the key of its
 		// participants is not valid, so no signature is).
 		return nil, rejectf(ErrInvalidAggregateSignature, "%w", err)
 	}
+	e.remember(b, sum)
 	return key, Result{}
+}
+
+// membersWhere returns the keys of the members of committee whose bits are
+// set in the bytes mask(i) gives for byte i of a bitlist of the committee's
+// length (bits past the committee ignored), or the Ignore of the first
+// member without a key.
+func (p *Pool) membersWhere(committee []uint64, mask func(i int) byte) ([]*crypto.PublicKey, Result) {
+	var out []*crypto.PublicKey
+	n := len(committee)
+	for i := 0; i*8 < n; i++ {
+		m := mask(i)
+		if rest := n - 8*i; rest < 8 {
+			m &= byte(1)<<rest - 1
+		}
+		for m != 0 {
+			j := bits.TrailingZeros8(m)
+			m &= m - 1
+			v := committee[8*i+j]
+			pk := p.node.Keys.PublicKey(v)
+			if pk == nil {
+				return nil, ignoref(ErrUnknownValidator, "validator %d", v)
+			}
+			out = append(out, pk)
+		}
+	}
+	return out, Result{}
 }

@@ -27,6 +27,7 @@ type Pool struct {
 
 	domains *domainCache
 	roots   *rootCache
+	keySums keySums // committee key sums, with a lock of its own
 	batch   *batcher
 	pending atomic.Int64 // signature sets queued or being verified
 
@@ -160,6 +161,7 @@ func (p *Pool) prune() {
 	p.aggrSeen.prune(minEpoch)
 	p.aggSeen.prune(minSlot)
 	p.store.prune(minSlot)
+	p.keySums.prune(minSlot)
 	aggs, data := p.store.n, len(p.store.byRoot)
 	p.mu.Unlock()
 	p.roots.prune(minSlot)

@@ -601,7 +601,7 @@ func (p *Pool) queueAggregate(g *group, m *intake, from Peer, sap *attestation.S
 	if aggregator == nil {
 		return res, false
 	}
-	participantsKey, res := p.participantsKey(m.committee, g.bits)
+	participantsKey, res := p.participantsKey(m.d.Slot, m.index, m.committee, g.bits)
 	if participantsKey == nil {
 		return res, false
 	}
