@@ -152,18 +152,19 @@ func (p *Pool) checkPTCMember(d *attestation.PayloadAttestationData, validator u
 
 // queuePayloadAttestation queues the signature of a payload attestation.
 func (p *Pool) queuePayloadAttestation(g *group, from Peer, msg *attestation.PayloadAttestationMessage) (Result, bool) {
+	// [REJECT] The signature is valid with respect to the validator's public key
+	// (it does not decode).
+	if res, ok := g.decodeSignature(ErrInvalidPayloadAttestationSignature); !ok {
+		return res, false
+	}
 	pk, res := p.publicKey(msg.ValidatorIndex)
 	if pk == nil {
 		return res, false
 	}
-	domain, err := p.domains.get(ssz.DomainPTCAttester, p.epochOf(g.key.epoch))
+	slot := g.key.epoch // a payload attestation's key is (slot, validator)
+	domain, err := p.domains.get(ssz.DomainPTCAttester, p.epochOf(slot))
 	if err != nil {
 		return rejectf(ErrMalformed, "%w", err), false
-	}
-	if _, err := g.point.SetBytesNoSubgroupCheck(g.sig[:]); err != nil {
-		// [REJECT] The signature is valid with respect to the validator's public key
-		// (it does not decode).
-		return rejectf(ErrInvalidPayloadAttestationSignature, "%w", err), false
 	}
 	// [REJECT] The signature is valid with respect to the validator's public key
 	j := &job{g: g, from: from, set: verifier.Set{

@@ -361,18 +361,29 @@ func (p *Pool) joinLocked(lead *group, r *request) (Result, bool) {
 
 // queueAttestation queues the signature of a SingleAttestation.
 func (p *Pool) queueAttestation(g *group, from Peer, att *attestation.SingleAttestation) (Result, bool) {
+	// [REJECT] The attestation signature is valid (it does not decode).
+	if res, ok := g.decodeSignature(ErrInvalidSignature); !ok {
+		return res, false
+	}
 	pk, res := p.publicKey(att.AttesterIndex)
 	if pk == nil {
 		return res, false
-	}
-	if _, err := g.point.SetBytesNoSubgroupCheck(att.Signature[:]); err != nil {
-		// [REJECT] The attestation signature is valid (it does not decode).
-		return rejectf(ErrInvalidSignature, "%w", err), false
 	}
 	// [Modified in Electra:EIP7549]
 	// [REJECT] The attestation signature is valid
 	j := &job{set: verifier.Set{Root: g.info.signingRoot, PublicKey: pk, Signature: att.Signature, Decoded: &g.point}, g: g, from: from}
 	return p.enqueue(g, p.attInflight, j)
+}
+
+// decodeSignature decodes g.sig into g.point, once, for the verifier and
+// for aggregation; a signature that does not decode is invalid, a REJECT
+// with sentinel that needs no lookup, so it is decided before the keys are
+// looked up.
+func (g *group) decodeSignature(sentinel error) (Result, bool) {
+	if _, err := g.point.SetBytesNoSubgroupCheck(g.sig[:]); err != nil {
+		return rejectf(sentinel, "%w", err), false
+	}
+	return Result{}, true
 }
 
 // enqueue registers g as in flight and queues its jobs, one per signature
@@ -597,6 +608,10 @@ func (p *Pool) checkAggregator(m *intake, aap *attestation.AggregateAndProof) (R
 // queueAggregate queues the three signatures of an aggregate.
 func (p *Pool) queueAggregate(g *group, m *intake, from Peer, sap *attestation.SignedAggregateAndProof) (Result, bool) {
 	aap := sap.Message
+	// [REJECT] The aggregate signature is valid (it does not decode).
+	if res, ok := g.decodeSignature(ErrInvalidAggregateSignature); !ok {
+		return res, false
+	}
 	aggregator, res := p.publicKey(aap.AggregatorIndex)
 	if aggregator == nil {
 		return res, false
@@ -608,10 +623,6 @@ func (p *Pool) queueAggregate(g *group, m *intake, from Peer, sap *attestation.S
 	selDomain, aapDomain, err := p.aggregateDomains(m.target.Epoch)
 	if err != nil {
 		return rejectf(ErrMalformed, "%w", err), false
-	}
-	if _, err := g.point.SetBytesNoSubgroupCheck(g.sig[:]); err != nil {
-		// [REJECT] The aggregate signature is valid (it does not decode).
-		return rejectf(ErrInvalidAggregateSignature, "%w", err), false
 	}
 	return p.enqueue(g, p.aggInflight,
 		// [REJECT] The selection proof signature is valid

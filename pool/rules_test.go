@@ -8,6 +8,7 @@ import (
 	"github.com/prysmaticlabs/go-bitfield"
 
 	"github.com/attpool/attpool/attestation"
+	"github.com/attpool/attpool/crypto"
 	"github.com/attpool/attpool/ssz"
 	"github.com/attpool/attpool/verifier"
 )
@@ -446,4 +447,52 @@ func cloneAggregate(sap *attestation.SignedAggregateAndProof) *attestation.Signe
 	agg.AggregationBits = bytes.Clone(agg.AggregationBits)
 	aap.Aggregate = &agg
 	return &attestation.SignedAggregateAndProof{Message: &aap, Signature: sap.Signature}
+}
+
+// keysWithout is a PublicKeys that has no key for one validator.
+type keysWithout struct {
+	PublicKeys
+	missing uint64
+}
+
+func (k keysWithout) PublicKey(i uint64) *crypto.PublicKey {
+	if i == k.missing {
+		return nil
+	}
+	return k.PublicKeys.PublicKey(i)
+}
+
+// TestUnknownKeyKeepsReject: a signature that does not decode is REJECTed
+// even when the node has no key for the signer; a valid encoding from an
+// unknown key is IGNOREd.
+func TestUnknownKeyKeepsReject(t *testing.T) {
+	checkLeaks(t)
+	e := newEnv(t, 1, 32, 100)
+	e.gloas(0)
+	e.setSlot(testSlot, 1000)
+	att, subnet := e.single(e.data(testSlot), 0, 3)
+	sap := e.aggregate(e.data(testSlot), 0, []uint64{1, 2})
+	ptc := e.ptcMessage(testSlot, e.comm.validator(testSlot, 0, 4), true)
+	for _, v := range []uint64{att.AttesterIndex, sap.Message.AggregatorIndex, ptc.ValidatorIndex} {
+		e.node.Keys = keysWithout{e.keys, v}
+		p := e.pool(Config{})
+		switch v {
+		case att.AttesterIndex:
+			wantResult(t, p.ValidateAttestation(context.Background(), att, subnet), Ignore, ErrUnknownValidator)
+			bad := *att
+			bad.Signature = [96]byte{1}
+			wantResult(t, p.ValidateAttestation(context.Background(), &bad, subnet), Reject, ErrInvalidSignature)
+		case sap.Message.AggregatorIndex:
+			wantResult(t, p.ValidateAggregate(context.Background(), sap), Ignore, ErrUnknownValidator)
+			bad := cloneAggregate(sap)
+			bad.Message.Aggregate.Signature = [96]byte{1}
+			wantResult(t, p.ValidateAggregate(context.Background(), bad), Reject, ErrInvalidAggregateSignature)
+		default:
+			wantResult(t, p.ValidatePayloadAttestation(context.Background(), ptc), Ignore, ErrUnknownValidator)
+			bad := *ptc
+			bad.Signature = [96]byte{1}
+			wantResult(t, p.ValidatePayloadAttestation(context.Background(), &bad), Reject, ErrInvalidPayloadAttestationSignature)
+		}
+	}
+	e.node.Keys = e.keys
 }
