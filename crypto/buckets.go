@@ -35,8 +35,16 @@ type PairRoundScratch struct {
 
 // PairRoundG2 returns H1 = sum_k d1[k]*pts[k] and H2 = sum_k d2[k]*pts[k]
 // for digits d1, d2 in [0, 13), with one batch-affine addition per point
-// (see the file comment). The points must not be the point at infinity.
-func PairRoundG2(s *PairRoundScratch, pts []*G2Affine, d1, d2 []uint8) (H1, H2 G2) {
+// (see the file comment). It checks its inputs first: d1 and d2 as long as
+// pts (else an error wrapping [ErrInvalidLength]), no nil point and no digit
+// of 13 or more ([ErrInvalidArgument]), no point at infinity ([ErrInfinity]:
+// the batch-affine formulas exclude it; leave it out, it adds nothing). A
+// nil s uses fresh scratch memory.
+func PairRoundG2(s *PairRoundScratch, pts []*G2Affine, d1, d2 []uint8) (H1, H2 G2, err error) {
+	if err := checkRound(pts, d1, d2); err != nil {
+		return G2{}, G2{}, err
+	}
+	s = orNew(s)
 	m := len(pts)
 	nres := m/2 + 2*169 + 1
 	if cap(s.p2) < m+nres {
@@ -50,11 +58,15 @@ func PairRoundG2(s *PairRoundScratch, pts []*G2Affine, d1, d2 []uint8) (H1, H2 G
 	C.attpool_p2_pair_round((*C.attpool_p2)(unsafe.Pointer(&H1.p)), (*C.attpool_p2)(unsafe.Pointer(&H2.p)),
 		(*C.attpool_p2)(unsafe.Pointer(unsafe.SliceData(work))), &s.cnt[0],
 		(*C.attpool_p2)(unsafe.Pointer(unsafe.SliceData(res))), C.size_t(nres))
-	return H1, H2
+	return H1, H2, nil
 }
 
-// PairRoundG1 is [PairRoundG2] in G1.
-func PairRoundG1(s *PairRoundScratch, pts []*G1Affine, d1, d2 []uint8) (H1, H2 G1) {
+// PairRoundG1 is [PairRoundG2] in G1, with the same checks of its inputs.
+func PairRoundG1(s *PairRoundScratch, pts []*G1Affine, d1, d2 []uint8) (H1, H2 G1, err error) {
+	if err := checkRound(pts, d1, d2); err != nil {
+		return G1{}, G1{}, err
+	}
+	s = orNew(s)
 	m := len(pts)
 	nres := m/2 + 2*169 + 1
 	if cap(s.p1) < m+nres {
@@ -67,7 +79,45 @@ func PairRoundG1(s *PairRoundScratch, pts []*G1Affine, d1, d2 []uint8) (H1, H2 G
 	C.attpool_p1_pair_round((*C.attpool_p1)(unsafe.Pointer(&H1.p)), (*C.attpool_p1)(unsafe.Pointer(&H2.p)),
 		(*C.attpool_p1)(unsafe.Pointer(unsafe.SliceData(work))), &s.cnt[0],
 		(*C.attpool_p1)(unsafe.Pointer(unsafe.SliceData(res))), C.size_t(nres))
-	return H1, H2
+	return H1, H2, nil
+}
+
+func orNew(s *PairRoundScratch) *PairRoundScratch {
+	if s == nil {
+		return new(PairRoundScratch)
+	}
+	return s
+}
+
+// checkRound checks the inputs of a pair round (P is G1Affine or G2Affine).
+func checkRound[P G1Affine | G2Affine](pts []*P, d1, d2 []uint8) error {
+	m := len(pts)
+	if len(d1) != m || len(d2) != m {
+		return wrapf(ErrInvalidLength, "pair round of %d points with %d and %d digits", m, len(d1), len(d2))
+	}
+	for k := range m {
+		if d1[k] >= 13 || d2[k] >= 13 {
+			return wrapf(ErrInvalidArgument, "pair round: digits %d, %d of point %d (want below 13)", d1[k], d2[k], k)
+		}
+		switch {
+		case pts[k] == nil:
+			return wrapf(ErrInvalidArgument, "pair round: point %d is nil", k)
+		case affineIsZero(unsafe.Pointer(pts[k]), unsafe.Sizeof(*pts[k])):
+			return wrapf(ErrInfinity, "pair round: point %d", k)
+		}
+	}
+	return nil
+}
+
+// affineIsZero reports whether the n bytes at p (an affine point, whose
+// point at infinity is all zeros in blst) are all zero.
+func affineIsZero(p unsafe.Pointer, n uintptr) bool {
+	for _, w := range unsafe.Slice((*uint64)(p), n/8) {
+		if w != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // sort counts the points per bucket 13*d1+d2 into s.cnt (bucket 0 dropped)

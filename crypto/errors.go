@@ -24,6 +24,9 @@ var (
 	ErrInvalidSecretKey = errors.New("attpool/crypto: invalid secret key")
 	// ErrEmpty: an aggregation over no inputs.
 	ErrEmpty = errors.New("attpool/crypto: empty input")
+	// ErrInvalidArgument: an argument outside what a function accepts (a
+	// nil point, a digit not below 13).
+	ErrInvalidArgument = errors.New("attpool/crypto: invalid argument")
 )
 
 func decodeErr(code int) error {

@@ -26,13 +26,13 @@ func BenchmarkPairRound(b *testing.B) {
 		}
 		b.Run(fmt.Sprintf("G2/n=%d", n), func(b *testing.B) {
 			for b.Loop() {
-				PairRoundG2(&s, pts2, d1, d2)
+				_, _, _ = PairRoundG2(&s, pts2, d1, d2)
 			}
 			perPoint(b)
 		})
 		b.Run(fmt.Sprintf("G1/n=%d", n), func(b *testing.B) {
 			for b.Loop() {
-				PairRoundG1(&s, pts1, d1, d2)
+				_, _, _ = PairRoundG1(&s, pts1, d1, d2)
 			}
 			perPoint(b)
 		})

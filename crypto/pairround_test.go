@@ -1,6 +1,7 @@
 package crypto
 
 import (
+	"errors"
 	"testing"
 )
 
@@ -53,7 +54,10 @@ func TestPairRound(t *testing.T) {
 			}
 		}
 		if n <= len(pts2) {
-			h1, h2 := PairRoundG2(&scratch, pts2[:n], d1, d2)
+			h1, h2, err := PairRoundG2(&scratch, pts2[:n], d1, d2)
+			if err != nil {
+				t.Fatal(err)
+			}
 			w1, w2 := G2Infinity(), G2Infinity()
 			for k := range n {
 				a, b := pts2[k].Jacobian(), pts2[k].Jacobian()
@@ -65,7 +69,10 @@ func TestPairRound(t *testing.T) {
 			}
 		}
 		if n <= len(pts1) {
-			h1, h2 := PairRoundG1(&scratch, pts1[:n], d1, d2)
+			h1, h2, err := PairRoundG1(&scratch, pts1[:n], d1, d2)
+			if err != nil {
+				t.Fatal(err)
+			}
 			w1, w2 := G1Infinity(), G1Infinity()
 			for k := range n {
 				a, b := pts1[k].Jacobian(), pts1[k].Jacobian()
@@ -79,9 +86,52 @@ func TestPairRound(t *testing.T) {
 	}
 	// A point outside G2 with a non-zero digit makes the round sum leave G2
 	// unless its digit is 0 mod 13 (here: the order-13 point alone).
-	h1, h2 := PairRoundG2(&scratch, []*G2Affine{&g2[0], &TA}, []uint8{3, 5}, []uint8{4, 0})
+	h1, h2, err := PairRoundG2(&scratch, []*G2Affine{&g2[0], &TA}, []uint8{3, 5}, []uint8{4, 0})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if h1.InG2() || !h2.InG2() {
 		t.Errorf("order-13 point: H1 in G2 %v (want false), H2 in G2 %v (want true)", h1.InG2(), h2.InG2())
+	}
+}
+
+// TestPairRoundInputs: bad inputs to the exported digit rounds give typed
+// errors, never a panic or a wrong sum: mismatched lengths, digits of 13 or
+// more (which would index past the bucket grid), nil points and the point at
+// infinity (which the batch-affine formulas exclude). A nil scratch works.
+func TestPairRoundInputs(t *testing.T) {
+	g2 := g2Points(3, 54)
+	g1 := g1Points(3, 55)
+	p2 := []*G2Affine{&g2[0], &g2[1], &g2[2]}
+	p1 := []*G1Affine{&g1[0], &g1[1], &g1[2]}
+	var inf2 G2Affine
+	var inf1 G1Affine
+	ok := []uint8{1, 2, 3}
+	cases := []struct {
+		name   string
+		p2     []*G2Affine
+		p1     []*G1Affine
+		d1, d2 []uint8
+		want   error
+	}{
+		{"short digits", p2, p1, ok[:2], ok, ErrInvalidLength},
+		{"long digits", p2, p1, ok, []uint8{1, 2, 3, 4}, ErrInvalidLength},
+		{"digit 13", p2, p1, []uint8{1, 13, 3}, ok, ErrInvalidArgument},
+		{"digit 255", p2, p1, ok, []uint8{255, 0, 0}, ErrInvalidArgument},
+		{"nil point", []*G2Affine{&g2[0], nil, &g2[2]}, []*G1Affine{&g1[0], nil, &g1[2]}, ok, ok, ErrInvalidArgument},
+		{"infinity", []*G2Affine{&g2[0], &g2[1], &inf2}, []*G1Affine{&g1[0], &g1[1], &inf1}, ok, ok, ErrInfinity},
+	}
+	for _, c := range cases {
+		if _, _, err := PairRoundG2(nil, c.p2, c.d1, c.d2); !errors.Is(err, c.want) {
+			t.Errorf("G2, %s: error %v, want %v", c.name, err, c.want)
+		}
+		if _, _, err := PairRoundG1(nil, c.p1, c.d1, c.d2); !errors.Is(err, c.want) {
+			t.Errorf("G1, %s: error %v, want %v", c.name, err, c.want)
+		}
+	}
+	h1, h2, err := PairRoundG2(nil, p2, ok, ok)
+	if err != nil || !h1.Equal(&h2) {
+		t.Errorf("valid round with nil scratch: err %v, equal sums %v", err, h1.Equal(&h2))
 	}
 }
 

@@ -52,7 +52,7 @@ func (v *Verifier) Verify(sets []Set) []bool {
 	if v.cfg.Individual {
 		return v.verifyEach(sets)
 	}
-	return v.verify(sets)
+	return v.verify(sets, nil)
 }
 
 // VerifyStream is Verify that reports each verdict through report instead
@@ -63,9 +63,15 @@ func (v *Verifier) Verify(sets []Set) []bool {
 // half of a failing call, say), so a caller can answer those sets early.
 // The verdicts are those Verify would return.
 func (v *Verifier) VerifyStream(sets []Set, report func(i int, valid bool)) {
-	for i, ok := range v.Verify(sets) {
-		report(i, ok)
+	v.stats.calls.Add(1)
+	v.stats.sets.Add(int64(len(sets)))
+	if v.cfg.Individual {
+		for i, ok := range v.verifyEach(sets) {
+			report(i, ok)
+		}
+		return
 	}
+	v.verify(sets, report)
 }
 
 // verifyEach checks every set alone, in parallel (Config.Individual).
@@ -94,13 +100,14 @@ type Stats struct {
 	Bisections        int64 // failing ranges split in two
 	Individual        int64 // sets checked alone
 	SubgroupFallbacks int64 // calls whose fused subgroup rounds failed
+	OutsideG2         int64 // points found outside G2 by splitting failed rounds
 	ExpMethod         int64 // failing ranges resolved by the exponentiation method
 	Located           int64 // invalid sets named by the locate step of a failing call
 	HashCacheHits     int64 // roots found in the hash-to-G2 cache
 }
 
 type counters struct {
-	calls, sets, checks, bisections, individual, subgroupFallbacks, expMethod, located atomic.Int64
+	calls, sets, checks, bisections, individual, subgroupFallbacks, outsideG2, expMethod, located atomic.Int64
 }
 
 // Stats returns the counters so far.
@@ -112,6 +119,7 @@ func (v *Verifier) Stats() Stats {
 		Bisections:        v.stats.bisections.Load(),
 		Individual:        v.stats.individual.Load(),
 		SubgroupFallbacks: v.stats.subgroupFallbacks.Load(),
+		OutsideG2:         v.stats.outsideG2.Load(),
 		ExpMethod:         v.stats.expMethod.Load(),
 		Located:           v.stats.located.Load(),
 		HashCacheHits:     v.hashes.hits.Load(),

@@ -2,6 +2,7 @@ package verifier_test
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/attpool/attpool/crypto"
@@ -144,5 +145,117 @@ func BenchmarkSubgroup(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkLocalisation measures what finding invalid signatures costs, in
+// calls of 1,024 and 2,048 sets over one root ("same") or 32-set roots
+// ("mixed"): all valid, one invalid, 1% and 5% invalid (another set's valid
+// signature: in G2, wrong for its key), and one signature outside G2. Each
+// case reports its time over the all-valid call's ("x-valid") and the extra
+// time per invalid signature in units of a single-signature verification
+// ("single/invalid": (t - t_valid) / invalid / t_single), with t_single
+// measured in the same run ("single": decoding with the subgroup check and
+// crypto.Verify, hash included, on one goroutine). Run:
+//
+//	go test -run - -bench Localisation -benchtime 5x ./verifier/
+func BenchmarkLocalisation(b *testing.B) {
+	for _, layout := range []string{"same", "mixed"} {
+		perRoot := 2048
+		if layout == "mixed" {
+			perRoot = 32
+		}
+		all := benchSets(b, "loc-"+layout, 2048/perRoot, perRoot, 0)
+		var single float64 // ns
+		b.Run(layout+"/single", func(b *testing.B) {
+			s := all[:32]
+			for b.Loop() {
+				for i := range s {
+					sig, err := crypto.SignatureFromBytes(s[i].Signature[:])
+					if err != nil || !crypto.Verify(s[i].PublicKey, s[i].Root[:], sig) {
+						b.Fatal("valid set rejected")
+					}
+				}
+			}
+			single = float64(b.Elapsed().Nanoseconds()) / float64(b.N*len(s))
+			b.ReportMetric(single/1e3, "µs/sig")
+		})
+		for _, n := range []int{1024, 2048} {
+			valid := all[:n]
+			v := newBenchVerifier(b, 64)
+			var base float64 // ns per all-valid call
+			for _, tc := range localisationCases(b, valid) {
+				b.Run(fmt.Sprintf("%s/n=%d/%s", layout, n, tc.name), func(b *testing.B) {
+					for b.Loop() {
+						v.Verify(tc.sets)
+					}
+					t := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+					if tc.bad == 0 {
+						base = t
+						return
+					}
+					b.ReportMetric(t/base, "x-valid")
+					b.ReportMetric((t-base)/float64(tc.bad)/single, "single/invalid")
+				})
+			}
+		}
+	}
+}
+
+type localisationCase struct {
+	name string
+	sets []verifier.Set
+	bad  int
+}
+
+// localisationCases returns the all-valid call first, then the failing ones.
+func localisationCases(b *testing.B, valid []verifier.Set) []localisationCase {
+	n := len(valid)
+	rng := rand.New(rand.NewPCG(1, uint64(n)))
+	withInvalid := func(bad int) []verifier.Set {
+		sets := append([]verifier.Set(nil), valid...)
+		for _, i := range rng.Perm(n)[:bad] {
+			sets[i].Signature = valid[(i+1)%n].Signature
+		}
+		return sets
+	}
+	outside := append([]verifier.Set(nil), valid...)
+	i := rng.IntN(n)
+	outside[i].Signature = shiftOutsideG2(b, outside[i].Signature)
+	return []localisationCase{
+		{"valid", valid, 0},
+		{"bad=1", withInvalid(1), 1},
+		{"bad=1%", withInvalid(n / 100), n / 100},
+		{"bad=5%", withInvalid(n / 20), n / 20},
+		{"outsideG2=1", outside, 1},
+	}
+}
+
+// shiftOutsideG2 returns the encoding of sig plus a random curve point: a
+// point on the curve, almost surely outside G2.
+func shiftOutsideG2(b *testing.B, sig [96]byte) [96]byte {
+	var s crypto.Signature
+	if _, err := s.SetBytesNoSubgroupCheck(sig[:]); err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(2, 3))
+	for {
+		var x [96]byte
+		for i := range x {
+			x[i] = byte(rng.Uint32())
+		}
+		x[0] = 0x80 | (x[0] & 0x20) | (x[0] % 0x1a) // compressed, finite, x < p
+		var q crypto.Signature
+		if _, err := q.SetBytesNoSubgroupCheck(x[:]); err != nil {
+			continue
+		}
+		p := s.Point().Jacobian()
+		qj := q.Point().Jacobian()
+		p.Add(&qj)
+		a := p.Affine()
+		if a.InG2() {
+			continue
+		}
+		return a.Bytes()
 	}
 }

@@ -17,10 +17,14 @@ type node struct {
 
 	// A is the node's check value in GT (not one: the node fails), when
 	// hasA; em marks a node likely to hold a single invalid set, for the
-	// exponentiation method.
+	// exponentiation method. own marks a value computed by a pairing of sums
+	// made from the node's own points (not inherited from a parent, nor a
+	// parent's sums less a sibling's): for a single set, a check of that set
+	// alone.
 	A    crypto.GT
 	hasA bool
 	em   bool
+	own  bool
 }
 
 // prepare builds the candidate point slices that sums and checks read.
@@ -169,24 +173,21 @@ func (c *call) bisect(root node) {
 		for _, nd := range frontier {
 			size := nd.hi - nd.lo
 			switch {
-			case size == 1:
-				// Known to fail, and r_k != 0 mod r: this set is invalid.
+			case size == 1 && nd.hasA && nd.own:
+				// Its own one-set check failed (r_k != 0 mod r): invalid.
+				c.settle(c.cand[nd.lo], false)
 			case c.spent > c.budget:
-				for k := nd.lo; k < nd.hi; k++ {
-					alone = append(alone, k)
-				}
-			case nd.em && nd.hasA && size <= emMax:
+				alone = append(alone, allOf(nd)...)
+			case nd.em && nd.hasA && size <= emMax && c.reserve(3): // accept, or split
 				em = append(em, nd)
-			case nd.hasA && size >= karyMin && nd.lo == 0 && nd.hi == len(c.cand):
+			case nd.hasA && size >= karyMin && nd.lo == 0 && nd.hi == len(c.cand) && c.reserve(karyParts(size)):
 				// The whole call failed and is large: split it many ways at
 				// once (its invalid sets are likely several).
-				frontier2 = append(frontier2, c.splitK(nd, min(max(size/karyPartSize, 8), 32))...)
-			case size <= individualBelow:
-				for k := nd.lo; k < nd.hi; k++ {
-					alone = append(alone, k)
-				}
-			default:
+				frontier2 = append(frontier2, c.splitK(nd, karyParts(size))...)
+			case size > individualBelow && c.reserve(2): // the left and right halves
 				split = append(split, nd)
+			default: // small, or no shared check left: one by one
+				alone = append(alone, allOf(nd)...)
 			}
 		}
 		c.individual(alone)
@@ -194,7 +195,11 @@ func (c *call) bisect(root node) {
 			done := c.expMethod(em)
 			for x := range em {
 				c.spent += float64(em[x].hi-em[x].lo)*(costMSMG1+costMSMG2) + 2*c.checkCost(em[x])
-				if !done[x] {
+				switch {
+				case done[x]:
+				case em[x].hi-em[x].lo <= individualBelow:
+					c.individual(allOf(em[x]))
+				default:
 					em[x].em = false
 					split = append(split, em[x])
 				}
@@ -229,7 +234,7 @@ func (c *call) bisect(root node) {
 				continue
 			}
 			l := lefts[x]
-			l.A, l.hasA, l.em = leftVal[x], true, l.hi-l.lo <= emSmall
+			l.A, l.hasA, l.em, l.own = leftVal[x], true, l.hi-l.lo <= emSmall, true
 			frontier = append(frontier, l)
 			unknown = append(unknown, rights[x])
 			c.spent += c.checkCost(rights[x])
@@ -254,6 +259,10 @@ const (
 	karyMin      = 512
 	karyPartSize = 64
 )
+
+// karyParts is the number of parts a failing whole call of size candidates
+// is split into: about karyPartSize each, 8 to 32.
+func karyParts(size int) int { return min(max(size/karyPartSize, 8), 32) }
 
 // splitK splits a failing node (with its value) into k parts and returns the
 // failing ones, accepting the others; each returned part carries its value
@@ -284,7 +293,7 @@ func (c *call) splitK(nd node, k int) []node {
 		}
 		inv := vals[x]
 		last.Mul(inv.Conjugate())
-		parts[x].A, parts[x].hasA, parts[x].em = vals[x], true, true
+		parts[x].A, parts[x].hasA, parts[x].em, parts[x].own = vals[x], true, true, true
 		failing = append(failing, parts[x])
 	}
 	if last.IsOne() {
@@ -314,10 +323,10 @@ const (
 // pairing (the exponentiation method of Law and Matt): with weights
 // w_k = 1..s on the node's sets, the weighted value B equals A^w_i when set
 // i alone is invalid (A is the node's value), found by trying A^j for
-// j = 1..s. It returns i and the node less set i, whose check (confirm)
-// decides; ok is false when no j matches: the node holds two or more invalid
-// sets and must be split.
-func (c *call) locate(nd node) (k int, rest node, ok bool) {
+// j = 1..s. It returns the candidate i, or ok false when no j matches (the
+// node holds two or more invalid sets and must be split). The match only
+// names a suspect: expMethod decides.
+func (c *call) locate(nd node) (k int, ok bool) {
 	s := nd.hi - nd.lo
 	wbits := bits.Len(uint(s))
 	nbits := c.nbits + wbits
@@ -329,85 +338,49 @@ func (c *call) locate(nd node) (k int, rest node, ok bool) {
 	w := c.weighted(nd.lo, nd.hi, sc, nbits)
 	j := findPower(nd.A, c.valueSerial(w), s)
 	if j == 0 {
-		return 0, node{}, false
+		return 0, false
 	}
-	k = nd.lo + j - 1
-	r := c.scalars[k*c.nbytes : (k+1)*c.nbytes]
-	rest = nd
-	rest.P = append([]crypto.G1(nil), nd.P...)
-	pk := c.pks[k].Jacobian()
-	pk.Mul(r, c.nbits)
-	rest.P[c.gOf[k]-nd.gLo].Sub(&pk)
-	sig := c.pts[k].Jacobian()
-	sig.Mul(r, c.nbits)
-	rest.S.Sub(&sig)
-	return k, rest, true
+	return nd.lo + j - 1, true
 }
 
-// expMethod resolves failing nodes likely to hold a single invalid set each
-// (locate), confirming all candidates with one check of the union of the
-// nodes less their candidates, or node by node if that fails. It reports,
-// per node, whether it was resolved (its candidate invalid, the rest
-// accepted).
+// expMethod resolves failing nodes likely to hold a single invalid set each:
+// locate names a suspect k, and the one-set check of k under the call's
+// scalars, V_k = e(r_k pk_k, H) * e(-g1, r_k s_k), decides it (valid exactly
+// when V_k is one). When V_k equals the node's value A, the node less k has
+// value A/V_k = 1: that is the check of the rest of the node (the pairing
+// product of its sums, by bilinearity), which accepts it. It reports, per
+// node, whether it was resolved; an unresolved node keeps what its suspect's
+// check settled and is split.
 func (c *call) expMethod(nodes []node) []bool {
-	type found struct {
-		k    int
-		rest node
-		ok   bool
-	}
-	fs := make([]found, len(nodes))
+	ks := make([]int, len(nodes))
+	oks := make([]bool, len(nodes))
+	vals := make([]crypto.GT, len(nodes))
 	c.v.w.forEach(len(nodes), 1, func(x int) {
-		fs[x].k, fs[x].rest, fs[x].ok = c.locate(nodes[x])
+		ks[x], oks[x] = c.locate(nodes[x])
+		if oks[x] {
+			vals[x] = c.valueSerial(c.sums(ks[x], ks[x]+1, nil, nil))
+		}
 	})
 	done := make([]bool, len(nodes))
-	var union *node
-	n, lo, hi := 0, len(c.cand), 0
-	for x := range fs {
-		if !fs[x].ok {
+	for x := range nodes {
+		if !oks[x] {
 			continue
 		}
-		n++
-		lo, hi = min(lo, nodes[x].lo), max(hi, nodes[x].hi)
-		if union == nil {
-			u := node{lo: 0, hi: len(c.cand), gLo: 0, P: make([]crypto.G1, len(c.groups))}
-			union = &u
-		}
-		union.S.Add(&fs[x].rest.S)
-		for y := range fs[x].rest.P {
-			union.P[fs[x].rest.gLo+y].Add(&fs[x].rest.P[y])
-		}
-	}
-	if n == 0 {
-		return done
-	}
-	confirmed := false
-	if n > 1 {
-		// Only the groups the candidates' nodes meet take part.
-		u := c.trim(*union, lo, hi)
-		v := c.value(u)
-		confirmed = v.IsOne()
-	}
-	for x := range fs {
-		if !fs[x].ok {
+		k := ks[x]
+		if vals[x].IsOne() { // the suspect is valid: the weights were fooled
+			c.settle(c.cand[k], true)
 			continue
 		}
-		if !confirmed {
-			if v := c.value(fs[x].rest); !v.IsOne() {
-				continue
-			}
+		c.settle(c.cand[k], false)
+		if !vals[x].Equal(&nodes[x].A) { // more invalid sets in the node
+			continue
 		}
 		done[x] = true
 		c.v.stats.expMethod.Add(1)
-		c.accept(nodes[x].lo, fs[x].k)
-		c.accept(fs[x].k+1, nodes[x].hi)
+		c.accept(nodes[x].lo, k)
+		c.accept(k+1, nodes[x].hi)
 	}
 	return done
-}
-
-// trim restricts a union node over all groups to the groups of [lo, hi).
-func (c *call) trim(u node, lo, hi int) node {
-	gLo, gHi := c.gOf[lo], c.gOf[hi-1]
-	return node{lo: lo, hi: hi, gLo: gLo, P: u.P[gLo : gHi+1], S: u.S}
 }
 
 // weighted returns the node of [lo, hi) with sums under the given scalars
@@ -461,12 +434,16 @@ func (c *call) individual(ks []int) {
 	}
 	c.v.stats.individual.Add(int64(len(ks)))
 	c.spent += float64(len(ks)) * (2*costMiller + costFinalExp)
+	ok := make([]bool, len(ks))
 	c.v.w.forEach(len(ks), 1, func(x int) {
 		k := ks[x]
 		i := c.cand[k]
 		ps := []crypto.G1Affine{*c.sets[i].PublicKey.Point(), c.v.negG1Affine}
 		qs := []crypto.G2Affine{c.groups[c.gOf[k]].h, *c.sigs[i].Point()}
 		gt := crypto.MillerLoop(ps, qs)
-		c.out[i] = gt.FinalExpIsOne()
+		ok[x] = gt.FinalExpIsOne()
 	})
+	for x, k := range ks {
+		c.settle(c.cand[k], ok[x])
+	}
 }

@@ -22,8 +22,12 @@
 // of 1024 roots per generation). [Verifier.Verify] takes a slice of sets and
 // returns one verdict per set, in order: verdicts[i] is what verifying
 // sets[i] alone would say, so one bad set never rejects the others. A set
-// with a nil key, a signature that does not decode, or the point at infinity
-// gets false. [Verifier.Close] stops the Verifier's goroutines.
+// with a nil key, the zero-value key (the point at infinity, which no valid
+// key is), a signature that does not decode, or the infinity signature gets
+// false, and takes no part in any sum. [Verifier.VerifyStream] is Verify
+// that reports each verdict as soon as a check has settled it: the sets of
+// a passing half of a failing call are reported while the search for the
+// invalid ones goes on. [Verifier.Close] stops the Verifier's goroutines.
 // [Verifier.BatchInG2] is the batch subgroup check on its own, for points
 // decoded without one. [Verifier.Stats] returns cumulative counters of the
 // work done ([Stats]). Package verifier/baseline holds the methods of other
@@ -45,10 +49,15 @@
 //     buckets, spread over the workers. The same digits then form the
 //     blinding scalars r_k = sum_j c_kj 13^j, and the blinded signature sum
 //     S = sum_k r_k s_k = sum_j 13^j H_j costs R-1 steps of Horner's rule
-//     instead of a multi-scalar multiplication. R is 18 for 64 bits and 35
-//     for 128 bits. Each group's key sum P_g = sum_k r_k pk_k comes from the
-//     same digit rounds in G1 for groups of 192 sets or more, and from a
-//     multi-scalar multiplication for the others.
+//     instead of a multi-scalar multiplication. R is 20 for 64 bits and 38
+//     for 128 bits (see Soundness). Each group's key sum P_g = sum r_k pk_k
+//     comes from the same digit rounds in G1 for groups of 192 sets or more,
+//     and from a multi-scalar multiplication for the others. When a round
+//     sum is outside G2, the round is followed down to the point that makes
+//     it fail (the round's sum over the left half of a range, the right
+//     half's by subtraction; one of them fails), a point outside G2 found by
+//     its own subgroup check is rejected and its terms leave the rounds, and
+//     the rest of the call keeps the fused path.
 //  3. Checks prod_g e(P_g, H(m_g)) * e(-g1, S) == 1: one Miller loop per
 //     signing root plus one, computed as a multi-Miller loop whose parts are
 //     spread over the workers, and one final exponentiation for the whole
@@ -58,63 +67,82 @@
 //     64 whose unweighted values (plain sums, batch-affine) show which parts
 //     hold invalid sets; in each failing part the exponentiation method of
 //     Law and Matt (weights 1..s, one more pairing, then comparing A^j with
-//     the weighted value) names the set when it is the only invalid one; and
-//     one check of the call less the named sets, under the call's secret
-//     scalars (sums by subtraction), proves the answer: if it passes, every
-//     other set is valid and every named set, the only suspect of a part
-//     known to fail, is invalid. If the proof fails (crafted signatures can
-//     fool the public weights) or a part holds several invalid sets, the
-//     call, or the part, is bisected: a large call is split into parts of
-//     about 64 at once, then level by level every failing range is halved,
-//     the left halves' sums computed with the same scalars and checked in
-//     parallel, and each right half's sums are its parent's less its left
-//     half's. A passing half is accepted whole; when the left half passes
-//     the right half is known to fail and is not checked; a failing range
-//     likely to hold a single invalid set tries the exponentiation method
-//     with the secret scalars, the candidates of a level confirmed by one
-//     check of their ranges less them; a failing single set is invalid (its
-//     r_k is not zero modulo the group order). Ranges of at most 4 sets are
-//     checked one by one, in parallel; so is everything left once bisection
-//     has spent 15% of what checking every set alone would cost, which
-//     happens when invalid sets are many.
+//     the weighted value) names a suspect; each suspect's own one-set check
+//     under the call's scalars decides it; and the value of the call less
+//     the invalid suspects and the parts left unresolved (the call's value
+//     over theirs) accepts the rest when it is one. Unresolved parts, and a
+//     call whose rest fails (crafted signatures can fool the public
+//     weights), are bisected: a large call is split into parts of about 64
+//     at once, then level by level every failing range is halved, the left
+//     halves' sums computed with the same scalars and checked in parallel,
+//     and each right half's sums are its parent's less its left half's. A
+//     passing half is accepted whole at once; a failing range likely to hold
+//     a single invalid set tries the exponentiation method with the secret
+//     scalars, its suspect decided by its one-set check. Ranges of at most 4
+//     sets are checked one by one, in parallel; so is everything left once
+//     bisection has spent 15% of what checking every set alone would cost,
+//     which happens when invalid sets are many.
 //
 // A planner compares estimated costs: a small call (by its cost model,
 // fewer than about 40 signatures at 64 bits or 80 at 128) skips the fused
 // rounds and checks each point's subgroup on its own, in parallel, then
-// blinds with fresh random scalars of SecurityBits bits, with the same
-// pairing check and bisection. So does a call whose fused rounds find a round sum outside G2
-// (Stats.SubgroupFallbacks): the per-point checks then find and reject the
-// points outside G2, and the rest are checked as usual. With
-// Config.Individual every set is checked alone instead, as a baseline.
+// blinds with fresh random scalars of SecurityBits+9 bits, with the same
+// pairing check and bisection. So does a call whose points outside G2 are
+// too many for the descent of step 2 to pay (Stats.SubgroupFallbacks counts
+// calls whose rounds failed, Stats.OutsideG2 the points the descent found).
+// With Config.Individual every set is checked alone instead, as a baseline.
+//
+// # Verdicts
+//
+// A set is rejected only by a check of that set alone: its key or signature
+// does not decode or is the point at infinity; its point fails its own
+// subgroup check; or its one-set check fails, either unblinded,
+// e(pk, H(m)) * e(-g1, s) != 1, or blinded with its own scalar,
+// e(r pk, H(m)) * e(-g1, r s) != 1 (r is not zero modulo the group order, so
+// this is the same test). Values that a range inherits (its parent's less
+// its sibling's, a part's plain value, a public-weight match) only choose
+// what to check next: no rejection rests on them, so neither an arithmetic
+// fault nor an unexpected input (a key and its negation, whose sums reach
+// infinity) can reject a valid set. A set is accepted by a check whose value
+// is one and that covers it: the pairing product of its range's sums under
+// the call's scalars, computed directly or as a quotient of such products
+// (the value of a node less its suspect is A/V_k, equal by bilinearity to
+// the product over the node's other sets).
 //
 // # Soundness
 //
 // A point outside G2 has a component whose order is a prime factor of G2's
 // cofactor, the least of which is 13, so it passes a round with probability
 // at most 1/13 and all R rounds with probability at most 13^-R. The scalars
-// r_k are uniform over the 13^R - 1 nonzero values, so a batch holding an
-// invalid signature passes the pairing check with probability at most about
-// 13^-R. A call's batch check therefore accepts an invalid set with
-// probability at most 2*13^-R, below 2^-SecurityBits (2*13^-18 < 2^-64,
-// 2*13^-35 < 2^-128). The small-call path checks every point's subgroup
-// exactly, and its nonzero SecurityBits-bit scalars bound its pairing check
-// by about 2^-SecurityBits. Bisection's checks and the locate step's
-// proof reuse the call's scalars; each can pass a range holding two or more
-// invalid sets with probability at most about 13^-R as well, and never one
-// holding exactly one. Every acceptance rests on such a check; the
-// unweighted part values and public weights of the locate step only choose
-// which sets to exclude from the proof, and a set is rejected only when a
-// check shows it is the one invalid set of a failing range. The digits
-// and scalars come from a ChaCha8 generator seeded from crypto/rand on every
-// call, and no signature's scalar is zero.
+// r_k are uniform over the 13^R - 1 nonzero values, so a check of a range
+// holding an invalid signature passes with probability at most about 13^-R.
+// A call makes many checks with one draw of scalars, and the chance that
+// any of them errs is bounded by the union bound: their number times 13^-R.
+// (The search picks later ranges from earlier outcomes; a failing check is
+// always truthful, and the bound takes each check's 13^-R as holding given
+// the earlier outcomes, the usual argument for bisection under shared
+// blinding.) The checks that share a call's scalars and can accept (the
+// whole call, its halves and parts, the rounds after a point outside G2 is
+// dropped) are capped at 512 per call, past which sets are checked one by
+// one; R is chosen with that margin: the least R with 512 * 13^-R <=
+// 2^-SecurityBits (20 for 64 bits, 2^-65.0; 38 for 128, 2^-131.6), so the
+// bound holds per call, not only per check. The small-call path checks every
+// point's subgroup exactly, and its nonzero scalars of SecurityBits+9 bits
+// bound each check by 2^-(SecurityBits+9), the 512 checks by
+// 2^-SecurityBits. One-set checks cannot err (a nonzero scalar does not hide
+// an invalid set), so they need no margin. The digits and scalars come from
+// a ChaCha8 generator seeded from crypto/rand on every call, and no
+// signature's scalar is zero.
 //
 // # Goroutines and concurrency
 //
 // New starts Config.Workers goroutines (GOMAXPROCS by default), owned by
 // the Verifier; Close stops them and waits for them. The goroutine that
 // calls Verify or BatchInG2 takes part in its own work, so a call never
-// waits on a worker busy with another call; after Close, calls still
-// answer, on the calling goroutine without the workers. Inside a call, blst's
+// waits on a worker busy with another call; the workers serve the open
+// parallel steps of all calls in turn, one chunk at a time, so a call's long
+// search for invalid sets cannot keep them from another call. After Close,
+// calls still answer, on the calling goroutine without the workers. Inside a call, blst's
 // multi-scalar multiplications spread large inputs over short-lived
 // goroutines of their own, which they join before returning, so no goroutine
 // started for a call outlives it.

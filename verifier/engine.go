@@ -30,11 +30,32 @@ const denseBudget = 0.15
 // by one (in parallel) instead of being halved.
 const individualBelow = 4
 
-// roundsFor returns the number of subgroup rounds R for a soundness of
-// 2^-bits: the subgroup rounds and the blinding each fail with probability
-// at most 13^-R, so R is the least with 2*13^-R <= 2^-bits.
+// sharedChecksMax bounds the checks of one call that share its scalars and
+// may accept a set (see the package doc's Soundness): each accepts a range
+// holding an invalid set with probability at most 13^-R (2^-(bits+9) for
+// fresh scalars), so a call accepts one with probability at most
+// sharedChecksMax times that. Past it, the call checks sets one by one. 512
+// is more than a call of 2,048 sets with 5% invalid uses.
+const (
+	sharedChecksMax = 1 << marginBits
+	marginBits      = 9
+)
+
+// roundsFor returns the number of subgroup rounds R for a per-call soundness
+// of 2^-bits: the least R with sharedChecksMax * 13^-R <= 2^-bits (20 for
+// 64 bits, 38 for 128).
 func roundsFor(bits int) int {
-	return int(math.Ceil(float64(bits+1) / math.Log2(13)))
+	return int(math.Ceil(float64(bits+marginBits) / math.Log2(13)))
+}
+
+// reserve takes n of the call's shared checks, or reports false when fewer
+// are left.
+func (c *call) reserve(n int) bool {
+	if c.shared+n > sharedChecksMax {
+		return false
+	}
+	c.shared += n
+	return true
 }
 
 // call is the state of one Verify call.
@@ -43,6 +64,11 @@ type call struct {
 	sets []Set
 	out  []bool
 	sigs []crypto.Signature
+
+	// report, when not nil, is told each verdict once, as soon as it is
+	// settled (VerifyStream); settled marks the sets already decided.
+	report  func(i int, valid bool)
+	settled []bool
 
 	// Candidates: sets whose key is present and whose signature decoded to a
 	// point other than infinity, ordered by group. cand[k] is a set index.
@@ -55,6 +81,7 @@ type call struct {
 	scalars       []byte
 
 	spent, budget float64 // planner cost ledger for bisection, µs
+	shared        int     // shared checks reserved (sharedChecksMax)
 
 	pks []*crypto.G1Affine // candidate keys, built by sums
 	pts []*crypto.G2Affine // candidate signatures, built by sums
@@ -66,12 +93,15 @@ type group struct {
 	lo, hi int             // candidates [lo, hi)
 }
 
-func (v *Verifier) verify(sets []Set) []bool {
-	c := &call{v: v, sets: sets, out: make([]bool, len(sets))}
+// verify checks sets, telling report (when not nil) each verdict as soon as
+// it is settled, and returns the verdicts.
+func (v *Verifier) verify(sets []Set, report func(i int, valid bool)) []bool {
+	c := &call{v: v, sets: sets, out: make([]bool, len(sets)), report: report, settled: make([]bool, len(sets))}
 	if len(sets) == 0 {
 		return c.out
 	}
 	c.decode()
+	defer c.settleRest()
 	if len(c.cand) == 0 {
 		return c.out
 	}
@@ -102,7 +132,10 @@ func (c *call) decode() {
 	okSig := make([]bool, n)
 	c.v.w.forEach(n, min(16, max(1, n/(2*c.v.cfg.Workers))), func(i int) {
 		s := &c.sets[i]
-		if s.PublicKey == nil {
+		// No key, the zero-value key and the point at infinity (no valid
+		// key is) make this set invalid, and no other: they never enter a
+		// sum.
+		if s.PublicKey == nil || s.PublicKey.Point().IsInfinity() {
 			return
 		}
 		if s.Decoded != nil {
@@ -113,6 +146,11 @@ func (c *call) decode() {
 		// The infinity signature never verifies against a valid key.
 		okSig[i] = !c.sigs[i].IsInfinity()
 	})
+	for i := range n {
+		if !okSig[i] {
+			c.settle(i, false) // decided by this set alone: no key or no point
+		}
+	}
 	index := make(map[[32]byte]int)
 	var count []int
 	gOfSet := make([]int, n)
@@ -205,17 +243,23 @@ func (c *call) fused(R int) bool {
 			big = append(big, g)
 		}
 	}
+	c.reserve(1) // the rounds' check
 	H, PG, ok := c.v.pairRounds(c.pts, c.pks, digits, R, c.groups, big)
 	if !ok {
 		c.v.stats.subgroupFallbacks.Add(1)
-		return false
+		if digits, ok = c.dropOutsideG2(digits, R, H, PG, big); !ok {
+			return false
+		}
+		if m = len(c.cand); m == 0 {
+			return true
+		}
 	}
 	// Scalars r_k = sum_j c_kj 13^j, little-endian.
 	c.nbits = int(math.Ceil(float64(R) * math.Log2(13)))
 	c.nbytes = (c.nbits + 7) / 8
 	c.scalars = make([]byte, m*c.nbytes)
 	for k := range m {
-		var x [3]uint64 // 13^35 < 2^130 < 2^192
+		var x [3]uint64 // 13^38 < 2^141 < 2^192
 		for j := R - 1; j >= 0; j-- {
 			mulAdd13(&x, uint64(digits[j*m+k]))
 		}
@@ -273,15 +317,21 @@ func (v *Verifier) pairRounds(pts []*crypto.G2Affine, pks []*crypto.G1Affine, di
 		d1, d2 := roundDigits(2*t), roundDigits(2*t+1)
 		sc := v.scratch.Get().(*crypto.PairRoundScratch)
 		defer v.scratch.Put(sc)
+		var err error
 		if which == 0 {
-			H[2*t], H[2*t+1] = crypto.PairRoundG2(sc, pts, d1, d2)
-			if !H[2*t].InG2() || (2*t+1 < R && !H[2*t+1].InG2()) {
+			H[2*t], H[2*t+1], err = crypto.PairRoundG2(sc, pts, d1, d2)
+			// An input error (never for the verifier's candidates) counts
+			// as a failed round: the per-point checks then decide.
+			if err != nil || !H[2*t].InG2() || (2*t+1 < R && !H[2*t+1].InG2()) {
 				bad.Store(true)
 			}
 			return
 		}
 		g := groups[big[which-1]]
-		PG[which-1][2*t], PG[which-1][2*t+1] = crypto.PairRoundG1(sc, pks[g.lo:g.hi], d1[g.lo:g.hi], d2[g.lo:g.hi])
+		PG[which-1][2*t], PG[which-1][2*t+1], err = crypto.PairRoundG1(sc, pks[g.lo:g.hi], d1[g.lo:g.hi], d2[g.lo:g.hi])
+		if err != nil {
+			bad.Store(true)
+		}
 	})
 	return H[:R], PG, !bad.Load()
 }
@@ -310,18 +360,25 @@ func drawDigits(m, R int) []uint8 {
 // BatchInG2 reports whether every point is in G2, with the batch subgroup
 // check of the design note: R rounds of random digit sums, each checked with
 // one subgroup test; a batch holding a point outside G2 passes with
-// probability at most 13^-R <= 2^-SecurityBits. No points give true.
+// probability at most 13^-R <= 2^-SecurityBits. The point at infinity is in
+// G2 (it takes no part in the rounds); a nil point gives false. No points
+// give true.
 func (v *Verifier) BatchInG2(points []*crypto.Signature) bool {
 	if len(points) == 0 {
 		return true
 	}
 	R := roundsFor(v.cfg.SecurityBits)
-	pts := make([]*crypto.G2Affine, len(points))
-	for k, p := range points {
+	pts := make([]*crypto.G2Affine, 0, len(points))
+	for _, p := range points {
 		if p == nil {
 			return false
 		}
-		pts[k] = p.Point()
+		if !p.IsInfinity() { // in G2, and no term of any round sum
+			pts = append(pts, p.Point())
+		}
+	}
+	if len(pts) == 0 {
+		return true
 	}
 	_, _, ok := v.pairRounds(pts, nil, drawDigits(len(pts), R), R, nil, nil)
 	return ok
@@ -363,6 +420,8 @@ func (c *call) conventional() {
 		if inG2[k] {
 			keep = append(keep, i)
 			gOf = append(gOf, c.gOf[k])
+		} else {
+			c.settle(i, false) // its own subgroup check failed
 		}
 	}
 	c.cand, c.gOf = keep, gOf
@@ -376,8 +435,8 @@ func (c *call) conventional() {
 		c.individual([]int{0})
 		return
 	}
-	c.nbits = c.v.cfg.SecurityBits
-	c.nbytes = c.nbits / 8
+	c.nbits = c.v.cfg.SecurityBits + marginBits
+	c.nbytes = (c.nbits + 7) / 8
 	c.scalars = make([]byte, m*c.nbytes)
 	r := newRand()
 	_, _ = r.Read(c.scalars)
@@ -394,16 +453,29 @@ func (c *call) conventional() {
 
 // checkWhole checks the call's candidates together and bisects on failure.
 func (c *call) checkWhole(whole node) {
+	if !c.reserve(1) { // the fused rounds took them all
+		c.individual(allOf(whole))
+		return
+	}
 	A := c.value(whole)
 	if A.IsOne() {
 		c.accept(whole.lo, whole.hi)
 		return
 	}
-	whole.A, whole.hasA, whole.em = A, true, whole.hi-whole.lo <= emRoot
+	whole.A, whole.hasA, whole.em, whole.own = A, true, whole.hi-whole.lo <= emRoot, true
 	if whole.hi-whole.lo >= locateMin && c.locateAll(whole) {
 		return
 	}
 	c.bisect(whole)
+}
+
+// allOf returns the candidates of nd.
+func allOf(nd node) []int {
+	ks := make([]int, 0, nd.hi-nd.lo)
+	for k := nd.lo; k < nd.hi; k++ {
+		ks = append(ks, k)
+	}
+	return ks
 }
 
 func isZero(b []byte) bool {
@@ -429,8 +501,38 @@ func (c *call) regroup() {
 	}
 }
 
+// accept settles candidates [lo, hi) as valid: a passing check covered them.
 func (c *call) accept(lo, hi int) {
 	for k := lo; k < hi; k++ {
-		c.out[c.cand[k]] = true
+		c.settle(c.cand[k], true)
+	}
+}
+
+// settle records set i's verdict and reports it, once: a set already settled
+// keeps its first verdict (a range accepted later may hold a set that a
+// one-set check already rejected).
+func (c *call) settle(i int, valid bool) {
+	if c.settled[i] {
+		return
+	}
+	c.settled[i], c.out[i] = true, valid
+	if c.report != nil {
+		c.report(i, valid)
+	}
+}
+
+// settleRest makes sure every set has a verdict when the call ends. A
+// candidate still open (which the search should never leave) is checked
+// alone, so no set is rejected without a check of its own.
+func (c *call) settleRest() {
+	var open []int
+	for k, i := range c.cand {
+		if !c.settled[i] {
+			open = append(open, k)
+		}
+	}
+	c.individual(open)
+	for i := range c.sets {
+		c.settle(i, false) // no-op for the settled; the rest never were candidates
 	}
 }

@@ -14,28 +14,37 @@ const locateMin = 256
 const locatePartSize = 64
 
 // locateAll finds the invalid sets of a failing call (whole, with its sums
-// under the call's secret scalars) cheaply, and proves its answer with one
-// blinded check:
+// and value under the call's secret scalars) cheaply:
 //
 //  1. The call is cut into parts of about locatePartSize; each part's plain
 //     value prod_k e(pk_k, H(m_k)) * e(-g1, s_k) (unweighted sums, by
 //     batch-affine addition) is not one exactly when the part holds an
 //     invalid set (the points are in G2), or, rarely, when invalid sets
-//     cancel, which step 3 catches.
+//     cancel, which step 4 catches.
 //  2. In each failing part, the exponentiation method with the public
 //     weights w_k = 1..s (a 6-bit multi-scalar multiplication and one
-//     pairing) names the invalid set when it is the only one; a part where
-//     no weight matches stays unresolved.
-//  3. The call less the named sets and the unresolved parts is checked with
-//     the call's secret scalars (its sums are the whole's less theirs). If
-//     it passes, everything in it is valid (with the check's soundness), so
-//     each named set, the only suspect left in a part known to fail, is
-//     invalid; unresolved parts are bisected on their own. If it fails (the
-//     weights can be fooled by crafted signatures, which then only cost
-//     time), locateAll reports false and the caller bisects the whole call.
+//     pairing) names a suspect when the part holds one invalid set; a part
+//     where no weight matches stays unresolved.
+//  3. Each suspect i gets its one-set check under the call's scalars,
+//     V_i = e(r_i pk_i, H) * e(-g1, r_i s_i), which decides it: invalid when
+//     V_i is not one. A valid suspect (the weights were fooled) leaves its
+//     part unresolved. Each unresolved part gets its value U_p under the
+//     call's scalars.
+//  4. The call less the invalid suspects and the unresolved parts has the
+//     value A / (prod V_i * prod U_p), by bilinearity the pairing product of
+//     its sums under the call's scalars; when it is one, that check accepts
+//     every set in it. The unresolved parts are bisected with their values.
+//     Otherwise (crafted signatures, which then only cost time) locateAll
+//     reports false and the caller bisects the whole call.
+//
+// The plain values and public weights only choose the suspects: no verdict
+// rests on them.
 func (c *call) locateAll(whole node) bool {
 	m := whole.hi - whole.lo
 	k := max(4, m/locatePartSize)
+	if !c.reserve(1 + k) { // the rest's check, and each unresolved part's
+		return false
+	}
 	parts := make([]node, k)
 	vals := make([]crypto.GT, k)
 	c.v.w.forEach(k, 1, func(x int) {
@@ -48,61 +57,64 @@ func (c *call) locateAll(whole node) bool {
 			failing = append(failing, x)
 		}
 	}
+	// Suspects and their one-set checks, in parallel.
 	named := make([]int, len(failing)) // candidate index, or -1: unresolved
+	own := make([]crypto.GT, len(failing))
 	c.v.w.forEach(len(failing), 1, func(y int) {
 		x := failing[y]
-		named[y] = c.name(parts[x], vals[x])
+		if named[y] = c.name(parts[x], vals[x]); named[y] >= 0 {
+			own[y] = c.valueSerial(c.sums(named[y], named[y]+1, nil, nil))
+		}
 	})
-	c.spent += float64(k+len(failing)+1) * c.checkCost(whole)
-
-	// The call less the suspects, under the call's scalars.
-	rest := whole
-	rest.P = append([]crypto.G1(nil), whole.P...)
-	var unresolved []node
+	c.spent += float64(k+2*len(failing)) * c.checkCost(whole)
+	var open []int // failing parts left unresolved
+	rest := whole.A
 	for y, x := range failing {
-		if i := named[y]; i >= 0 {
-			r := c.scalars[i*c.nbytes : (i+1)*c.nbytes]
-			pk := c.pks[i].Jacobian()
-			pk.Mul(r, c.nbits)
-			rest.P[c.gOf[i]-whole.gLo].Sub(&pk)
-			sig := c.pts[i].Jacobian()
-			sig.Mul(r, c.nbits)
-			rest.S.Sub(&sig)
+		i := named[y]
+		if i < 0 || own[y].IsOne() {
+			if i >= 0 {
+				c.settle(c.cand[i], true)
+			}
+			open = append(open, x)
 			continue
 		}
-		p := c.sums(parts[x].lo, parts[x].hi, nil, nil)
-		rest.S.Sub(&p.S)
-		for z := range p.P {
-			rest.P[p.gLo+z-whole.gLo].Sub(&p.P[z])
-		}
-		unresolved = append(unresolved, p)
+		c.settle(c.cand[i], false)
+		inv := own[y]
+		rest.Mul(inv.Conjugate())
 	}
-	if v := c.value(rest); !v.IsOne() {
+	unresolved := make([]node, len(open))
+	uvals := make([]crypto.GT, len(open))
+	c.v.w.forEach(len(open), 1, func(y int) {
+		p := parts[open[y]]
+		unresolved[y] = c.sums(p.lo, p.hi, nil, nil)
+		uvals[y] = c.valueSerial(unresolved[y])
+	})
+	for y := range open {
+		c.spent += float64(unresolved[y].hi-unresolved[y].lo)*(costMSMG1+costMSMG2) + c.checkCost(unresolved[y])
+		inv := uvals[y]
+		rest.Mul(inv.Conjugate())
+	}
+	if !rest.IsOne() {
 		return false
 	}
-	c.v.stats.located.Add(int64(len(failing) - len(unresolved)))
-	suspect := make(map[int]bool, len(failing))
-	for y, x := range failing {
-		if named[y] >= 0 {
-			suspect[named[y]] = true
-		} else {
-			for i := parts[x].lo; i < parts[x].hi; i++ {
-				suspect[i] = true
-			}
+	c.v.stats.located.Add(int64(len(failing) - len(open)))
+	inOpen := make([]bool, m)
+	for _, x := range open {
+		for i := parts[x].lo; i < parts[x].hi; i++ {
+			inOpen[i-whole.lo] = true
 		}
 	}
 	for i := whole.lo; i < whole.hi; i++ {
-		if !suspect[i] {
-			c.out[c.cand[i]] = true
+		if !inOpen[i-whole.lo] {
+			c.settle(c.cand[i], true) // no-op for the suspects settled above
 		}
 	}
-	for _, p := range unresolved {
-		v := c.value(p)
-		if v.IsOne() {
+	for y, p := range unresolved {
+		if uvals[y].IsOne() {
 			c.accept(p.lo, p.hi)
 			continue
 		}
-		p.A, p.hasA, p.em = v, true, true
+		p.A, p.hasA, p.em, p.own = uvals[y], true, true, true
 		c.bisect(p)
 	}
 	return true

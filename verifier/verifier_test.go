@@ -42,7 +42,7 @@ func TestNewConfig(t *testing.T) {
 }
 
 func TestRounds(t *testing.T) {
-	for _, c := range []struct{ bits, R int }{{64, 18}, {128, 35}} {
+	for _, c := range []struct{ bits, R int }{{64, 20}, {128, 38}} {
 		if got := roundsFor(c.bits); got != c.R {
 			t.Errorf("roundsFor(%d) = %d, want %d", c.bits, got, c.R)
 		}
@@ -168,7 +168,10 @@ func TestRoundFilterRate(t *testing.T) {
 		for k := range sigs {
 			d1[k], d2[k] = ds.next(), ds.next()
 		}
-		H1, H2 := crypto.PairRoundG2(&sc, sigs, d1, d2)
+		H1, H2, err := crypto.PairRoundG2(&sc, sigs, d1, d2)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for x, c := range []struct {
 			H crypto.G2
 			d []uint8

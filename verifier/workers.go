@@ -6,38 +6,123 @@ import (
 )
 
 // workers is the Verifier's goroutine pool. The goroutines are started by
-// newWorkers and stopped by close; callers of forEach take part in their own
-// work, so a call never waits for a worker that is busy elsewhere, and calls
-// made after close run on the caller alone.
+// newWorkers and stopped by close. Each forEach is a job of chunks; its
+// caller runs chunks of its own job until none is left, so a call never
+// waits for a worker that is busy elsewhere, and calls made after close run
+// on the caller alone. The goroutines serve the open jobs in turn, one chunk
+// at a time: concurrent calls share them fairly, and one call's long search
+// (a run of forEach calls) cannot keep them from another call's work.
 type workers struct {
-	n     int
-	tasks chan func()
-	done  chan struct{}
-	once  sync.Once
-	wg    sync.WaitGroup
+	n      int
+	mu     sync.Mutex
+	wake   *sync.Cond
+	jobs   []*job // jobs with chunks left to claim
+	turn   int    // index in jobs of the next job to serve
+	closed bool
+	wg     sync.WaitGroup
+}
+
+// job is one forEach: chunks of chunk indexes of [0, n).
+type job struct {
+	n, chunk int
+	nchunks  int64
+	f        func(i int)
+	next     atomic.Int64 // next chunk to claim
+	finished atomic.Int64 // chunks run
+	all      chan struct{}
 }
 
 func newWorkers(n int) *workers {
-	w := &workers{n: n, tasks: make(chan func(), 4*n), done: make(chan struct{})}
+	w := &workers{n: n}
+	w.wake = sync.NewCond(&w.mu)
 	for range n {
-		w.wg.Go(func() {
-			for {
-				select {
-				case <-w.done:
-					return
-				case t := <-w.tasks:
-					t()
-				}
-			}
-		})
+		w.wg.Go(w.serve)
 	}
 	return w
 }
 
-// close stops the goroutines and waits for them. Work already taken by a
-// goroutine finishes first.
+// serve is a goroutine of the pool: it runs one chunk of the next open job
+// in turn, until close.
+func (w *workers) serve() {
+	for {
+		j := w.pick()
+		if j == nil {
+			return
+		}
+		if !j.runOne() {
+			w.drop(j)
+		}
+	}
+}
+
+// pick waits for an open job and returns the one whose turn it is, or nil
+// once the pool is closed.
+func (w *workers) pick() *job {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for len(w.jobs) == 0 && !w.closed {
+		w.wake.Wait()
+	}
+	if w.closed {
+		return nil
+	}
+	if w.turn >= len(w.jobs) {
+		w.turn = 0
+	}
+	j := w.jobs[w.turn]
+	w.turn++
+	return j
+}
+
+// open adds j to the jobs the goroutines serve (not after close).
+func (w *workers) open(j *job) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return
+	}
+	w.jobs = append(w.jobs, j)
+	w.wake.Broadcast()
+}
+
+// drop removes j, whose chunks are all claimed, from the open jobs.
+func (w *workers) drop(j *job) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for x, o := range w.jobs {
+		if o == j {
+			w.jobs = append(w.jobs[:x], w.jobs[x+1:]...)
+			if x < w.turn {
+				w.turn--
+			}
+			return
+		}
+	}
+}
+
+// runOne claims and runs one chunk of j; it reports false when none was left.
+func (j *job) runOne() bool {
+	c := j.next.Add(1) - 1
+	if c >= j.nchunks {
+		return false
+	}
+	lo := int(c) * j.chunk
+	for i := lo; i < min(lo+j.chunk, j.n); i++ {
+		j.f(i)
+	}
+	if j.finished.Add(1) == j.nchunks {
+		close(j.all)
+	}
+	return true
+}
+
+// close stops the goroutines and waits for them. Chunks already taken by a
+// goroutine finish first; the callers of open jobs run what is left.
 func (w *workers) close() {
-	w.once.Do(func() { close(w.done) })
+	w.mu.Lock()
+	w.closed = true
+	w.wake.Broadcast()
+	w.mu.Unlock()
 	w.wg.Wait()
 }
 
@@ -48,41 +133,12 @@ func (w *workers) forEach(n, chunk int, f func(i int)) {
 		return
 	}
 	chunk = max(chunk, 1)
-	nchunks := int64((n + chunk - 1) / chunk)
-	if nchunks == 1 {
-		for i := range n {
-			f(i)
-		}
-		return
+	j := &job{n: n, chunk: chunk, nchunks: int64((n + chunk - 1) / chunk), f: f, all: make(chan struct{})}
+	if j.nchunks > 1 && w.n > 0 {
+		w.open(j)
 	}
-	var next, finished atomic.Int64
-	all := make(chan struct{})
-	work := func() {
-		for {
-			c := next.Add(1) - 1
-			if c >= nchunks {
-				return
-			}
-			lo := int(c) * chunk
-			for i := lo; i < min(lo+chunk, n); i++ {
-				f(i)
-			}
-			if finished.Add(1) == nchunks {
-				close(all)
-			}
-		}
+	for j.runOne() {
 	}
-	helpers := min(int64(w.n-1), nchunks-1)
-offer:
-	for range helpers {
-		select {
-		case <-w.done:
-			break offer
-		case w.tasks <- work:
-		default:
-			break offer
-		}
-	}
-	work()
-	<-all
+	w.drop(j)
+	<-j.all
 }

@@ -1,0 +1,223 @@
+package verifier
+
+import (
+	mrand "math/rand/v2"
+	"testing"
+
+	"github.com/attpool/attpool/crypto"
+)
+
+// Crafted keys: the zero value, nil, and a key's negation (a valid key whose
+// points cancel the original's in any plain sum).
+
+// negKey returns -pk, decoded from pk's encoding with the sign bit flipped.
+func negKey(t testing.TB, pk *crypto.PublicKey) *crypto.PublicKey {
+	t.Helper()
+	b := pk.Bytes()
+	b[0] ^= 0x20
+	q, err := crypto.PublicKeyFromBytes(b[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+// negSig returns the encoding of -sig.
+func negSig(t testing.TB, sig [96]byte) [96]byte {
+	t.Helper()
+	sig[0] ^= 0x20
+	return sig
+}
+
+// TestZeroValueKey: a zero-value or nil key makes its own set invalid and no
+// other, wherever it sits in calls of every path (small, fused, locate,
+// bisection).
+func TestZeroValueKey(t *testing.T) {
+	v := newVerifier(t, 64)
+	for _, n := range []int{2, 17, 100, 300, 600, 1100} {
+		base := sameRoot(t, n, 0)
+		for _, where := range []int{0, n / 2, n - 1} {
+			for _, key := range []*crypto.PublicKey{new(crypto.PublicKey), nil} {
+				sets := append([]Set(nil), base...)
+				sets[where].PublicKey = key
+				checkChanged(t, v, sets, where)
+				// With other invalid sets beside it.
+				if n > 4 {
+					sets[(where+1)%n].Signature = sets[(where+2)%n].Signature
+					checkChanged(t, v, sets, where, (where+1)%n)
+				}
+			}
+		}
+	}
+}
+
+// TestNegatedKeys: keys and their negations in one call, valid (-pk with
+// -sig) and invalid (-pk with sig), so that plain sums of parts and halves
+// reach the point at infinity.
+func TestNegatedKeys(t *testing.T) {
+	v := newVerifier(t, 64)
+	for _, n := range []int{4, 40, 300, 700} {
+		sets := sameRoot(t, n, 0)
+		for i := 0; i+1 < n; i += 2 {
+			sets[i+1].PublicKey = negKey(t, sets[i].PublicKey)
+			sets[i+1].Signature = negSig(t, sets[i].Signature)
+		}
+		checkExact(t, v, sets) // all valid, every pair sums to infinity
+		for _, i := range mrand.Perm(n / 2)[:max(1, n/50)] {
+			sets[2*i+1].Signature = sets[2*i].Signature // -pk with sig: invalid
+		}
+		checkExact(t, v, sets)
+	}
+}
+
+// checkChanged is checkExact for sets that are all valid but the changed
+// ones (the reference verdicts of the others are known: true).
+func checkChanged(t *testing.T, v *Verifier, sets []Set, changed ...int) {
+	t.Helper()
+	exp := make([]bool, len(sets))
+	for i := range exp {
+		exp[i] = true
+	}
+	for _, i := range changed {
+		exp[i] = want(sets[i : i+1])[0]
+	}
+	got := v.Verify(sets)
+	for i := range exp {
+		if got[i] != exp[i] {
+			t.Fatalf("set %d of %d: verdict %v, alone %v", i, len(sets), got[i], exp[i])
+		}
+	}
+}
+
+// TestVerifyStreamEarly: the valid sets of a failing call are reported as
+// soon as a check proves them, while the search goes on. Each report records
+// how many checks the Verifier had made; valid sets must be reported before
+// the last check of the call, and every verdict must be exact and reported
+// once. In the 600-set call two invalid sets share a part of the locate step,
+// which is bisected after the rest of the call is accepted; in the 200-set
+// call bisection accepts passing halves level by level.
+func TestVerifyStreamEarly(t *testing.T) {
+	v := newVerifier(t, 64)
+	for _, tc := range []struct {
+		n   int
+		bad []int
+	}{{600, []int{10, 11, 400}}, {200, []int{3, 150}}} {
+		sets := sameRoot(t, tc.n, 0)
+		for _, i := range tc.bad {
+			sets[i].Signature = sets[i+1].Signature
+		}
+		work := func() int64 { s := v.Stats(); return s.Checks + s.Individual }
+		at := make([]int64, tc.n)
+		seen := make([]int, tc.n)
+		got := make([]bool, tc.n)
+		v.VerifyStream(sets, func(i int, ok bool) {
+			seen[i]++
+			got[i], at[i] = ok, work()
+		})
+		final := work()
+		early := 0
+		for i := range sets {
+			exp := !contains(tc.bad, i)
+			if seen[i] != 1 || got[i] != exp {
+				t.Fatalf("%d sets, set %d: reported %d times, verdict %v, want %v", tc.n, i, seen[i], got[i], exp)
+			}
+			if exp && at[i] < final {
+				early++
+			}
+		}
+		if early == 0 {
+			t.Fatalf("%d sets: no valid set was reported before the call's last check", tc.n)
+		}
+		t.Logf("%d sets: %d valid sets reported before the last of %d checks", tc.n, early, final)
+	}
+}
+
+func contains(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// TestOutsideG2Descent: points outside G2 in a large call are found by
+// splitting the failing subgroup rounds, not by checking every point (which
+// OutsideG2 would not count), and the verdicts stay exact: a random curve
+// point, an order-13 shift, two shifts that cancel in a plain sum, and
+// invalid signatures of G2 beside them.
+func TestOutsideG2Descent(t *testing.T) {
+	v := newVerifier(t, 64)
+	T := orderThirteen(t)
+	base := sameRoot(t, 600, 0)
+	for _, tc := range []struct {
+		name  string
+		shift []int // sets shifted out of G2
+		other []int // sets with another valid signature (in G2, invalid)
+	}{
+		{"one", []int{7}, nil},
+		{"first and last", []int{0, 599}, nil},
+		{"cancelling pair", []int{100, 101}, nil},
+		{"with invalid in G2", []int{300}, []int{20, 450}},
+	} {
+		sets := append([]Set(nil), base...)
+		for x, i := range tc.shift {
+			switch {
+			case tc.name == "cancelling pair" && x == 1:
+				sets[i].Signature = shifted(t, sets[i].Signature, neg(T))
+			case tc.name == "cancelling pair":
+				sets[i].Signature = shifted(t, sets[i].Signature, &T)
+			default:
+				Q := randomCurvePoint(t)
+				sets[i].Signature = shifted(t, sets[i].Signature, &Q)
+			}
+		}
+		for _, i := range tc.other {
+			sets[i].Signature = sets[i+1].Signature
+		}
+		before := v.Stats().OutsideG2
+		checkChanged(t, v, sets, append(tc.shift, tc.other...)...)
+		if got := v.Stats().OutsideG2 - before; got != int64(len(tc.shift)) {
+			t.Errorf("%s: %d points found outside G2 by the descent, want %d", tc.name, got, len(tc.shift))
+		}
+	}
+}
+
+// TestBatchInG2Infinity: the point at infinity is in G2, alone or among other
+// points, and never reaches the digit rounds (which reject it); a point
+// outside G2 beside it is still caught.
+func TestBatchInG2Infinity(t *testing.T) {
+	v := newVerifier(t, 64)
+	var pts []*crypto.Signature
+	for _, s := range sameRoot(t, 50, 0) {
+		sig, err := crypto.SignatureFromBytes(s.Signature[:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		pts = append(pts, sig)
+	}
+	var inf [96]byte
+	inf[0] = 0xc0
+	decodedInf, err := crypto.SignatureFromBytes(inf[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	Q := randomCurvePoint(t)
+	qa := Q.Affine()
+	outside := crypto.SignatureFromPoint(&qa)
+	for _, tc := range []struct {
+		name string
+		pts  []*crypto.Signature
+		want bool
+	}{
+		{"infinity alone", []*crypto.Signature{decodedInf}, true},
+		{"zero value alone", []*crypto.Signature{new(crypto.Signature)}, true},
+		{"infinity among points of G2", append([]*crypto.Signature{decodedInf}, append(pts, new(crypto.Signature))...), true},
+		{"infinity beside a point outside G2", append([]*crypto.Signature{decodedInf, outside}, pts...), false},
+		{"nil point", append([]*crypto.Signature{nil}, pts...), false},
+	} {
+		if got := v.BatchInG2(tc.pts); got != tc.want {
+			t.Errorf("%s: BatchInG2 %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

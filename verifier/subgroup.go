@@ -1,0 +1,146 @@
+package verifier
+
+import (
+	"math/bits"
+
+	"github.com/attpool/attpool/crypto"
+)
+
+// subgroupLeaf: the descent of dropOutsideG2 stops at ranges of at most this
+// many points and checks their subgroups one by one (a pair round costs
+// about costPairFixed+costInG2, three or four single subgroup checks).
+const subgroupLeaf = 4
+
+// dropOutsideG2 handles fused rounds that failed: some signature is outside
+// G2. Rather than checking every point alone, it follows a failing round sum
+// down to the point that makes it fail: the round's sum over the left half
+// of the range is computed with the same digits (one pair round) and the
+// right half's is the range's less it; a sum of points of G2 is in G2, so
+// one of the halves fails, and the descent goes there. At a few points,
+// each one's own subgroup check finds a point outside G2, which settles its
+// set as invalid; its terms leave every round sum (and its key's, for the
+// groups whose key sums come from the rounds), and the rounds are checked
+// again, until all are in G2. The rounds of the points left are then those
+// of their own digits: the fused check goes on with them and no fresh draw.
+// It reports false, leaving the call as it was, when the points outside G2
+// are too many for this to beat checking every point alone.
+func (c *call) dropOutsideG2(digits []uint8, R int, H []crypto.G2, PG [][]crypto.G1, big []int) ([]uint8, bool) {
+	m := len(c.cand)
+	work := append([]uint8(nil), digits...) // digits with the dropped points' zeroed
+	var dropped []int
+	limit := c.dropLimit(R)
+	for {
+		j := -1
+		for jj := range R {
+			if !H[jj].InG2() {
+				j = jj
+				break
+			}
+		}
+		if j < 0 {
+			break
+		}
+		if len(dropped) >= limit || !c.reserve(1) { // the next check of the rounds
+			return nil, false
+		}
+		k := c.descend(work, m, j, H[j])
+		if k < 0 { // the arithmetic disagrees with itself: take the safe path
+			return nil, false
+		}
+		dropped = append(dropped, k)
+		c.removeTerms(k, digits, m, R, H, PG, big)
+		for jj := range R {
+			work[jj*m+k] = 0
+		}
+	}
+	c.v.stats.outsideG2.Add(int64(len(dropped)))
+	isDropped := make(map[int]bool, len(dropped))
+	for _, k := range dropped {
+		isDropped[k] = true
+		c.settle(c.cand[k], false) // its own subgroup check failed
+	}
+	// Compact the candidates, their groups and their digits.
+	keep := make([]int, 0, m-len(dropped))
+	for k := range m {
+		if !isDropped[k] {
+			keep = append(keep, k)
+		}
+	}
+	m2 := len(keep)
+	out := make([]uint8, R*m2)
+	cand, gOf := make([]int, m2), make([]int, m2)
+	for x, k := range keep {
+		cand[x], gOf[x] = c.cand[k], c.gOf[k]
+		for jj := range R {
+			out[jj*m2+x] = digits[jj*m+k]
+		}
+	}
+	c.cand, c.gOf = cand, gOf
+	c.regroup()
+	c.pks, c.pts = c.points()
+	return out, true
+}
+
+// dropLimit is how many points outside G2 dropOutsideG2 may look for before
+// checking every point alone costs less (by the planner's cost model).
+func (c *call) dropLimit(R int) int {
+	m := float64(len(c.cand))
+	levels := float64(bits.Len(uint(len(c.cand))))
+	descent := m*costPairAdd + levels*(costPairFixed+costInG2) + float64(subgroupLeaf+R)*costInG2
+	alone := m * (costInG2 + costMSMG2 + costMSMG1)
+	return int(alone / descent)
+}
+
+// descend returns a candidate outside G2 whose term makes round j's sum Hj
+// (over the candidates, with digits work) leave G2, or -1 if none is found.
+func (c *call) descend(work []uint8, m, j int, Hj crypto.G2) int {
+	d := work[j*m : (j+1)*m]
+	zeros := make([]uint8, m)
+	lo, hi, sum := 0, m, Hj
+	sc := c.v.scratch.Get().(*crypto.PairRoundScratch)
+	defer c.v.scratch.Put(sc)
+	for hi-lo > subgroupLeaf {
+		mid := lo + (hi-lo)/2
+		left, _, err := crypto.PairRoundG2(sc, c.pts[lo:mid], d[lo:mid], zeros[lo:mid])
+		if err != nil {
+			return -1
+		}
+		if !left.InG2() {
+			hi, sum = mid, left
+			continue
+		}
+		sum.Sub(&left)
+		lo = mid
+	}
+	for k := lo; k < hi; k++ {
+		if d[k] != 0 && !c.pts[k].InG2() {
+			return k
+		}
+	}
+	return -1
+}
+
+// removeTerms takes candidate k's terms c_kj s_k out of the round sums, and
+// c_kj pk_k out of its group's key round sums when they come from the rounds.
+func (c *call) removeTerms(k int, digits []uint8, m, R int, H []crypto.G2, PG [][]crypto.G1, big []int) {
+	x := -1
+	for y, g := range big {
+		if g == c.gOf[k] {
+			x = y
+		}
+	}
+	for j := range R {
+		dg := digits[j*m+k]
+		if dg == 0 {
+			continue
+		}
+		s := c.pts[k].Jacobian()
+		s.Mul([]byte{dg}, 4)
+		H[j].Sub(&s)
+		if x >= 0 {
+			p := c.pks[k].Jacobian()
+			p.Mul([]byte{dg}, 4)
+			PG[x][j].Sub(&p)
+		}
+	}
+}
