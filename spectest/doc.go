@@ -39,6 +39,23 @@
 // (input key "dst"), and otherwise the RFC 9380 test DST
 // "QUUX-V01-CS02-with-BLS12381G2_XMD:SHA-256_SSWU_RO_".
 //
+// networking: the gossip_validation format of consensus-specs
+// (tests/formats/networking/gossip_validation.md), handlers
+// gossip_beacon_attestation and gossip_beacon_aggregate_and_proof of
+// Electra, Fulu and Gloas. meta.yaml is decoded strictly (a key the format
+// does not have fails the case); state.ssz_snappy and the blocks are decoded
+// with go-eth2-client's containers sized for the preset by dynamic-ssz; the
+// node given to a new pool has the state's validator keys and fork, beacon
+// committees shuffled from the state's RANDAO mixes (followed through the
+// imported blocks), the blocks in a pool.MemChain (failed and pending ones
+// as seen but not valid; for Gloas, the payload envelope and payload_status
+// as a pool.PayloadStatus), and the store's finalized checkpoint (the
+// anchor, as get_forkchoice_store makes it, or meta's finalized_checkpoint).
+// Each message is validated in order at current_time_ms + offset_ms (or at
+// its own current_time_ms, as the Gloas generators write it) and its verdict
+// compared with expected. Aggregates of the minimal preset are skipped: the
+// pool's SignedAggregateAndProof is the mainnet preset's.
+//
 // ssz_static: for every registered container (see [SSZTypes]) a case's
 // serialized.ssz_snappy (snappy block format) must decode, re-encode to the
 // same bytes, hash to roots.yaml's root, and equal value.yaml field by field.

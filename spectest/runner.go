@@ -60,6 +60,7 @@ type caseFunc func(c Case) error
 var runners = map[string]func(c Case) (caseFunc, error){
 	"bls":        blsHandler,
 	"ssz_static": sszStaticHandler,
+	"networking": networkingHandler,
 }
 
 // Discover lists the cases under root, a consensus-spec-tests "tests" folder,
