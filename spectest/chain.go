@@ -73,7 +73,8 @@ type anchorState struct {
 	slot        uint64
 	fork        phase0.Fork
 	validators  []*phase0.Validator
-	mixes       []phase0.Root // RANDAO mixes, EPOCHS_PER_HISTORICAL_VECTOR of them
+	mixes       []phase0.Root             // RANDAO mixes, EPOCHS_PER_HISTORICAL_VECTOR of them
+	ptcWindow   [][]phase0.ValidatorIndex // Gloas: the PTCs of the previous, current and next epochs
 }
 
 // decodeState decodes a fork's BeaconState.
@@ -84,19 +85,19 @@ func decodeState(p *preset, fork string, b []byte) (*anchorState, error) {
 		if err := p.ssz.UnmarshalSSZ(&s, b); err != nil {
 			return nil, err
 		}
-		return &anchorState{uint64(s.GenesisTime), s.GenesisValidatorsRoot, uint64(s.Slot), *s.Fork, s.Validators, s.RANDAOMixes}, nil
+		return &anchorState{uint64(s.GenesisTime), s.GenesisValidatorsRoot, uint64(s.Slot), *s.Fork, s.Validators, s.RANDAOMixes, nil}, nil
 	case "fulu":
 		var s fulu.BeaconState
 		if err := p.ssz.UnmarshalSSZ(&s, b); err != nil {
 			return nil, err
 		}
-		return &anchorState{uint64(s.GenesisTime), s.GenesisValidatorsRoot, uint64(s.Slot), *s.Fork, s.Validators, s.RANDAOMixes}, nil
+		return &anchorState{uint64(s.GenesisTime), s.GenesisValidatorsRoot, uint64(s.Slot), *s.Fork, s.Validators, s.RANDAOMixes, nil}, nil
 	case "gloas":
 		var s gloas.BeaconState
 		if err := p.ssz.UnmarshalSSZ(&s, b); err != nil {
 			return nil, err
 		}
-		return &anchorState{uint64(s.GenesisTime), s.GenesisValidatorsRoot, uint64(s.Slot), *s.Fork, s.Validators, s.RANDAOMixes}, nil
+		return &anchorState{uint64(s.GenesisTime), s.GenesisValidatorsRoot, uint64(s.Slot), *s.Fork, s.Validators, s.RANDAOMixes, s.PTCWindow}, nil
 	}
 	return nil, fmt.Errorf("no BeaconState for fork %q", fork)
 }
@@ -317,3 +318,28 @@ func (f stateForks) ForkVersion(epoch uint64) ssz.Version {
 }
 
 func (f stateForks) GenesisValidatorsRoot() ssz.Root { return ssz.Root(f.gvr) }
+
+// statePTC is get_ptc(state, slot) of the anchor state: its ptc_window
+// holds the PTCs of the previous, current and next epochs. Slots outside it
+// have no PTC here (compute_ptc is not implemented): the pool then IGNOREs.
+type statePTC struct {
+	window        [][]phase0.ValidatorIndex
+	epoch         uint64 // the state's current epoch
+	slotsPerEpoch uint64
+}
+
+func (s statePTC) PTC(slot uint64) ([]uint64, bool) {
+	epoch := slot / s.slotsPerEpoch
+	if epoch+1 < s.epoch || epoch > s.epoch+1 {
+		return nil, false
+	}
+	i := (epoch+1-s.epoch)*s.slotsPerEpoch + slot%s.slotsPerEpoch
+	if i >= uint64(len(s.window)) {
+		return nil, false
+	}
+	out := make([]uint64, len(s.window[i]))
+	for j, v := range s.window[i] {
+		out[j] = uint64(v)
+	}
+	return out, true
+}

@@ -42,7 +42,8 @@
 // networking: the gossip_validation format of consensus-specs
 // (tests/formats/networking/gossip_validation.md), handlers
 // gossip_beacon_attestation and gossip_beacon_aggregate_and_proof of
-// Electra, Fulu and Gloas. meta.yaml is decoded strictly (a key the format
+// Electra, Fulu and Gloas, and gossip_payload_attestation_message of Gloas
+// (the PTC read from the state's ptc_window). meta.yaml is decoded strictly (a key the format
 // does not have fails the case); state.ssz_snappy and the blocks are decoded
 // with go-eth2-client's containers sized for the preset by dynamic-ssz; the
 // node given to a new pool has the state's validator keys and fork, beacon

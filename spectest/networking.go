@@ -70,18 +70,19 @@ type gossipMessageMeta struct {
 
 // gossipTopics maps the handlers this runner knows to their topic.
 var gossipTopics = map[string]string{
-	"gossip_beacon_attestation":         "beacon_attestation",
-	"gossip_beacon_aggregate_and_proof": "beacon_aggregate_and_proof",
+	"gossip_beacon_attestation":          "beacon_attestation",
+	"gossip_beacon_aggregate_and_proof":  "beacon_aggregate_and_proof",
+	"gossip_payload_attestation_message": "payload_attestation_message",
 }
 
 // NetworkingHandlers returns the networking handlers this package runs.
 func NetworkingHandlers() []string {
-	return []string{"gossip_beacon_aggregate_and_proof", "gossip_beacon_attestation"}
+	return []string{"gossip_beacon_aggregate_and_proof", "gossip_beacon_attestation", "gossip_payload_attestation_message"}
 }
 
 func networkingHandler(c Case) (caseFunc, error) {
 	if _, ok := gossipTopics[c.Handler]; !ok {
-		return nil, skipf("no handler for networking/%s (the pool validates beacon_attestation and beacon_aggregate_and_proof)", c.Handler)
+		return nil, skipf("no handler for networking/%s (the pool validates beacon_attestation, beacon_aggregate_and_proof and payload_attestation_message)", c.Handler)
 	}
 	switch c.Fork {
 	case "electra", "fulu", "gloas":
@@ -91,6 +92,9 @@ func networkingHandler(c Case) (caseFunc, error) {
 	p, ok := presets[c.Preset]
 	if !ok {
 		return nil, skipf("no preset %q", c.Preset)
+	}
+	if c.Handler == "gossip_payload_attestation_message" && c.Fork != "gloas" {
+		return nil, skipf("networking/%s of %s: the topic exists from Gloas on", c.Handler, c.Fork)
 	}
 	if c.Handler == "gossip_beacon_aggregate_and_proof" && c.Preset != "mainnet" {
 		return nil, skipf("networking/%s of the %s preset: the pool's SignedAggregateAndProof is the mainnet preset's", c.Handler, c.Preset)
@@ -221,9 +225,7 @@ func buildGossipNode(c Case, p *preset, m *gossipMeta) (*gossipNode, error) {
 	if c.Fork == "gloas" {
 		g.node.Gloas = &pool.GloasNode{
 			ForkEpoch: uint64(state.fork.Epoch),
-			// get_ptc is not computed here: only payload_attestation_message
-			// reads it, and this runner does not run that topic.
-			PTC: pool.CommitteePTC{Committees: committees, SlotsPerEpoch: p.slotsPerEpoch},
+			PTC:       statePTC{window: state.ptcWindow, epoch: state.slot / p.slotsPerEpoch, slotsPerEpoch: p.slotsPerEpoch},
 		}
 	}
 	return g, nil
@@ -368,12 +370,19 @@ func submitGossip(ctx context.Context, pl *pool.Pool, dir, topic string, msg gos
 	if err != nil {
 		return pool.Result{}, err
 	}
-	if topic == "beacon_attestation" {
+	switch topic {
+	case "beacon_attestation":
 		var att attestation.SingleAttestation
 		if err := att.UnmarshalSSZ(raw); err != nil {
 			return pool.Result{}, fmt.Errorf("SingleAttestation: %w", err)
 		}
 		return pl.ValidateAttestation(ctx, &att, *msg.SubnetID), nil
+	case "payload_attestation_message":
+		var pam attestation.PayloadAttestationMessage
+		if err := pam.UnmarshalSSZ(raw); err != nil {
+			return pool.Result{}, fmt.Errorf("PayloadAttestationMessage: %w", err)
+		}
+		return pl.ValidatePayloadAttestation(ctx, &pam), nil
 	}
 	var sap attestation.SignedAggregateAndProof
 	if err := sap.UnmarshalSSZ(raw); err != nil {

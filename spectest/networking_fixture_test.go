@@ -64,6 +64,18 @@ func newFixtureChain(t *testing.T, presetName, fork, handler, name string) *fixt
 	for i := range st.mixes {
 		st.mixes[i] = phase0.Root{0x4d, 0x49, 0x58} // the eth1 block hash of genesis
 	}
+	if fork == "gloas" {
+		// ptc_window: (2 + MIN_SEED_LOOKAHEAD) epochs of PTC_SIZE (16 in
+		// minimal) members; entry w (of the previous, current, next epoch's
+		// slots) is validators 2w..2w+15 (mod n).
+		for slot := range 3 * p.slotsPerEpoch {
+			var ptc []phase0.ValidatorIndex
+			for j := range uint64(16) {
+				ptc = append(ptc, phase0.ValidatorIndex((2*slot+j)%n))
+			}
+			st.ptcWindow = append(st.ptcWindow, ptc)
+		}
+	}
 	for i := range n {
 		sk, err := crypto.InteropSecretKey(i)
 		if err != nil {
@@ -98,7 +110,7 @@ func (f *fixtureChain) beaconState() any {
 	s := f.state
 	if f.fork == "gloas" {
 		return &gloas.BeaconState{GenesisTime: s.genesisTime, GenesisValidatorsRoot: s.gvr, Fork: &s.fork,
-			Validators: s.validators, RANDAOMixes: s.mixes}
+			Validators: s.validators, RANDAOMixes: s.mixes, PTCWindow: s.ptcWindow}
 	}
 	return &electra.BeaconState{GenesisTime: s.genesisTime, GenesisValidatorsRoot: s.gvr, Fork: &s.fork,
 		Validators: s.validators, RANDAOMixes: s.mixes}
@@ -211,6 +223,16 @@ func (f *fixtureChain) aggregate(d *attestation.AttestationData) string {
 	return f.object("aggregate", &attestation.SignedAggregateAndProof{Message: aap, Signature: f.sign(committee[0], r)})
 }
 
+// payloadAttestation writes validator's payload attestation of block at slot.
+func (f *fixtureChain) payloadAttestation(validator, slot uint64, root [32]byte) string {
+	d := &attestation.PayloadAttestationData{BeaconBlockRoot: root, Slot: slot, PayloadPresent: true, BlobDataAvailable: true}
+	r, err := ssz.ComputeSigningRoot(d, f.domain(ssz.DomainPTCAttester))
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return f.object("payload_attestation_message", &attestation.PayloadAttestationMessage{ValidatorIndex: validator, Data: d, Signature: f.sign(validator, r)})
+}
+
 func (f *fixtureChain) object(prefix string, o Object) string {
 	raw, err := o.MarshalSSZ()
 	if err != nil {
@@ -317,6 +339,26 @@ func writeNetworkingFixture(t *testing.T) {
 			"messages": []fixtureMsg{{"subnet_id": subnet, "current_time_ms": slotMs(f, 2) + 500,
 				"message": file, "expected": c.expected}}})
 	}
+
+	// payload_attestation_message: a block at slot 1; the current slot's PTC
+	// members of the state's ptc_window (slot 1 of the current epoch is
+	// entry SLOTS_PER_EPOCH + 1 = 9: validators 18 to 33).
+	const ptcHandler = "gossip_payload_attestation_message"
+	for _, c := range []struct {
+		name      string
+		validator uint64
+		expected  string
+	}{
+		{"gossip_payload_attestation_message__valid", 18, "valid"},
+		{"gossip_payload_attestation_message__reject_validator_not_in_ptc", 40, "reject"},
+	} {
+		f = newFixtureChain(t, "minimal", "gloas", ptcHandler, c.name)
+		b, name := f.block(1, f.anchor.root, 9)
+		file = f.payloadAttestation(c.validator, 1, b.root)
+		f.write(map[string]any{"topic": "payload_attestation_message", "current_time_ms": slotMs(f, 1),
+			"blocks":   []map[string]any{{"block": f.anchorName}, {"block": name}},
+			"messages": []fixtureMsg{{"current_time_ms": slotMs(f, 1) + 100, "message": file, "expected": c.expected}}})
+	}
 }
 
 func bytesOf(b byte, n int) []byte {
@@ -343,7 +385,7 @@ func TestNetworkingFixture(t *testing.T) {
 			t.Errorf("%s %s: %v %s", r.Handler, r.Case, r.Err, r.Reason)
 		}
 	}
-	if total.Passed != 8 {
-		t.Errorf("%v, want 8 passed", total)
+	if total.Passed != 10 {
+		t.Errorf("%v, want 10 passed", total)
 	}
 }

@@ -131,10 +131,11 @@ func runOnly(t *testing.T, root string) Result {
 // expect another verdict, or made malformed, fails.
 func TestNetworkingCaseChangesFail(t *testing.T) {
 	const (
-		valid  = "minimal/electra/networking/gossip_beacon_attestation/pyspec_tests/gossip_beacon_attestation__valid"
-		failed = "minimal/electra/networking/gossip_beacon_attestation/pyspec_tests/gossip_beacon_attestation__reject_block_failed_validation"
-		gloas  = "minimal/gloas/networking/gossip_beacon_attestation/pyspec_tests/gossip_beacon_attestation__valid_payload_validated"
-		aggr   = "mainnet/electra/networking/gossip_beacon_aggregate_and_proof/pyspec_tests/gossip_beacon_aggregate_and_proof__ignore_finalized_not_ancestor"
+		valid    = "minimal/electra/networking/gossip_beacon_attestation/pyspec_tests/gossip_beacon_attestation__valid"
+		failed   = "minimal/electra/networking/gossip_beacon_attestation/pyspec_tests/gossip_beacon_attestation__reject_block_failed_validation"
+		gloas    = "minimal/gloas/networking/gossip_beacon_attestation/pyspec_tests/gossip_beacon_attestation__valid_payload_validated"
+		ptcValid = "minimal/gloas/networking/gossip_payload_attestation_message/pyspec_tests/gossip_payload_attestation_message__valid"
+		aggr     = "mainnet/electra/networking/gossip_beacon_aggregate_and_proof/pyspec_tests/gossip_beacon_aggregate_and_proof__ignore_finalized_not_ancestor"
 	)
 	for _, c := range []struct {
 		name, rel, old, new, want string
@@ -146,6 +147,7 @@ func TestNetworkingCaseChangesFail(t *testing.T) {
 		{"wrong topic", valid, "topic: beacon_attestation", "topic: beacon_block", "topic"},
 		{"block not failed", failed, "failed: true", "failed: false", "want reject"},
 		{"payload invalidated", gloas, "payload_status: VALID", "payload_status: INVALIDATED", "want valid"},
+		{"ptc member rejected", ptcValid, "expected: valid", "expected: reject", "want reject"},
 		{"bad payload status", gloas, "payload_status: VALID", "payload_status: GOOD", "payload_status"},
 		{"finalized is the anchor", aggr, "root: 0x" + strings.Repeat("ef", 32), "block: ANCHOR", "want ignore"},
 		{"finalized block unknown", aggr, "root: 0x" + strings.Repeat("ef", 32), "block: block_0x00", "not in blocks"},
@@ -172,7 +174,8 @@ func TestNetworkingSkips(t *testing.T) {
 		c    Case
 		want string
 	}{
-		{Case{Preset: "minimal", Fork: "electra", Runner: "networking", Handler: "gossip_beacon_block"}, "beacon_attestation and beacon_aggregate_and_proof"},
+		{Case{Preset: "minimal", Fork: "electra", Runner: "networking", Handler: "gossip_beacon_block"}, "beacon_aggregate_and_proof and payload_attestation_message"},
+		{Case{Preset: "minimal", Fork: "fulu", Runner: "networking", Handler: "gossip_payload_attestation_message"}, "from Gloas on"},
 		{Case{Preset: "minimal", Fork: "deneb", Runner: "networking", Handler: "gossip_beacon_attestation"}, "Electra and later"},
 		{Case{Preset: "minimal", Fork: "electra", Runner: "networking", Handler: "gossip_beacon_aggregate_and_proof"}, "mainnet preset"},
 	} {
