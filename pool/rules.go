@@ -172,9 +172,9 @@ type intake struct {
 // committee index to the epoch of the target, and looks up the committee.
 // ok is false when res is the verdict.
 func (p *Pool) checkPrologue(m *intake) (res Result, ok bool) {
-	unknown, ok := p.checkCommitteeIndex(m)
-	if !ok && unknown.Verdict == Reject {
-		return unknown, false
+	countRes, counted := p.checkCommitteeIndex(m)
+	if !counted && countRes.Verdict == Reject {
+		return countRes, false
 	}
 	// When the node cannot count the committees of the target epoch (a
 	// target far from the head), the clock and target rules below, which
@@ -182,8 +182,8 @@ func (p *Pool) checkPrologue(m *intake) (res Result, ok bool) {
 	if res, ok := p.checkSlotAndTarget(m.d, m.target); !ok {
 		return res, false
 	}
-	if !ok {
-		return unknown, false
+	if !counted {
+		return countRes, false
 	}
 	committee, found := p.node.Committees.BeaconCommittee(m.d.Slot, m.index)
 	if !found {
