@@ -17,6 +17,14 @@
 // early; one from two epochs back); and late copies of accepted messages
 // (-duplicates). -seed picks which messages are faulty.
 //
+// The node is on -subnets subnets (0 to n-1; default all 64): it gets the
+// single attestations of those subnets' committees and every
+// SignedAggregateAndProof of the slot (pooltest's mainnet-shaped traffic:
+// about 16 aggregators a committee, each seeing 85-100% of it), with
+// aggregate faults of the same shares (aggregates.go), the two topics
+// arriving mixed. -subnets 0 sends aggregates only. The report gives the
+// figures of each topic (topics).
+//
 // The messages are submitted to the pool's gossip intake
 // (ValidateAttestationAsync) from -goroutines goroutines, the late copies
 // once the others have their verdicts; after each slot the program asks for
@@ -68,6 +76,7 @@ import (
 type config struct {
 	Validators uint64
 	Slots      int
+	Subnets    int // the node's subnets: 0 to Subnets-1 (0: aggregates only)
 	Shares     shares
 	Seed       uint64
 	Goroutines int
@@ -86,6 +95,7 @@ func main() {
 	var cfg config
 	flag.Uint64Var(&cfg.Validators, "validators", 1<<18, "number of validators (262,144: 64 committees of 128 per slot; 1,048,576: of 512)")
 	flag.IntVar(&cfg.Slots, "slots", 1, "number of slots to simulate")
+	flag.IntVar(&cfg.Subnets, "subnets", pool.AttestationSubnetCount, "the node's attestation subnets (0 to n-1; 0: aggregates only); every aggregate of the slot is sent")
 	flag.Float64Var(&cfg.Shares.Invalid, "invalid", 0.01, "share of attestations with an invalid signature")
 	flag.Float64Var(&cfg.Shares.Invalid, "faults", 0.01, "alias of -invalid")
 	flag.Float64Var(&cfg.Shares.Malformed, "malformed", 0.005, "share of attestations made malformed or misaddressed (split over 7 kinds)")
@@ -147,6 +157,9 @@ func run(cfg config) (*report, error) {
 	if cfg.Validators < 1 || cfg.Validators > pool.DefaultConfig.MaxValidators {
 		return nil, fmt.Errorf("-validators %d: want 1 to %d", cfg.Validators, pool.DefaultConfig.MaxValidators)
 	}
+	if cfg.Subnets < 0 || cfg.Subnets > pool.AttestationSubnetCount {
+		return nil, fmt.Errorf("-subnets %d: want 0 to %d", cfg.Subnets, pool.AttestationSubnetCount)
+	}
 	for _, s := range []float64{cfg.Shares.Invalid, cfg.Shares.Malformed, cfg.Shares.Window, cfg.Shares.Duplicates} {
 		if s < 0 || s > 0.5 {
 			return nil, fmt.Errorf("fault share %v: want 0 to 0.5", s)
@@ -157,7 +170,8 @@ func run(cfg config) (*report, error) {
 	cps, _ := e.net.Committees.CommitteeCountPerSlot(firstSlot / e.net.SlotsPerEpoch)
 	first, _ := e.net.Committees.BeaconCommittee(firstSlot, 0)
 	rep := &report{
-		Validators: cfg.Validators, Slots: cfg.Slots, CommitteesPerSlot: cps, CommitteeSize: len(first),
+		Validators: cfg.Validators, Slots: cfg.Slots, Subnets: cfg.Subnets, CommitteesPerSlot: cps, CommitteeSize: len(first),
+		Topics: map[string]*topicSummary{}, AggregateFaults: map[string]faultSummary{},
 		GOMAXPROCS: runtime.GOMAXPROCS(0), Goroutines: cfg.Goroutines, Seed: cfg.Seed, Shares: cfg.Shares,
 	}
 
@@ -166,12 +180,12 @@ func run(cfg config) (*report, error) {
 	var signers []uint64
 	for s := range plans {
 		slot := firstSlot + uint64(s)
-		pl, err := planSlot(e.net, slot, cfg.Shares, cfg.Seed)
+		pl, err := planSlot(e.net, slot, cfg.Shares, cfg.Seed, uint64(cfg.Subnets))
 		if err != nil {
 			return nil, err
 		}
 		plans[s] = pl
-		signers = append(signers, e.net.Attesters(slot)...)
+		signers = append(signers, attestersOn(e.net, slot, uint64(cfg.Subnets))...)
 		for _, x := range pl.extra {
 			signers = append(signers, x.validator)
 		}
@@ -193,7 +207,7 @@ func run(cfg config) (*report, error) {
 	sg := signer{net: e.net}
 	bar = newProgress(cfg.Progress, "signing", len(signers))
 	for _, pl := range plans {
-		clean, err := sg.signSlot(pl.slot, bar)
+		clean, err := sg.signSlotSubnets(pl.slot, uint64(cfg.Subnets), bar)
 		if err != nil {
 			return nil, err
 		}
@@ -209,6 +223,22 @@ func run(cfg config) (*report, error) {
 	bar.Done()
 	rep.SignSeconds = time.Since(t0).Seconds()
 	logf("signed %d attestations in %.2fs", len(signers), rep.SignSeconds)
+
+	// Every aggregate of every slot, valid and with the faults.
+	t0 = time.Now()
+	gen := pooltest.NewAggregateTraffic(e.net, pooltest.AggregateConfig{Seed: cfg.Seed})
+	for i := range e.loads {
+		l := &e.loads[i]
+		var err error
+		if l.aggClean, err = gen.Slot(l.slot, nil); err != nil {
+			return nil, err
+		}
+		if l.aggGossip, err = gen.Slot(l.slot, aggregateFaults(cfg.Shares, len(l.aggClean), cps)); err != nil {
+			return nil, err
+		}
+	}
+	rep.AggregateSeconds = time.Since(t0).Seconds()
+	logf("generated the aggregates of %d slot(s) in %.2fs", len(e.loads), rep.AggregateSeconds)
 
 	if cfg.CPUProfile != "" {
 		f, err := os.Create(cfg.CPUProfile)
@@ -237,6 +267,7 @@ func run(cfg config) (*report, error) {
 		return nil, err
 	}
 	keep(clean)
+	rep.addTopics(clean, func(t *topicSummary, o topicOutcome) { t.CleanMessages, t.WallSeconds = o.messages, o.wall.Seconds() })
 	rep.CleanMessages, rep.CleanVerdicts = clean.messages, clean.verdicts
 	rep.VerifyWallSeconds = clean.wall.Seconds()
 	rep.MessagesPerSecond = perSecond(clean.messages, rep.VerifyWallSeconds)
@@ -249,6 +280,8 @@ func run(cfg config) (*report, error) {
 		return nil, err
 	}
 	keep(g)
+	rep.addTopics(g, func(t *topicSummary, o topicOutcome) { t.Messages, t.FaultsWallSeconds = o.messages, o.wall.Seconds() })
+	rep.addAggregateFaults(g)
 	rep.Messages, rep.Verdicts, rep.Rules, rep.ruleVerdict = g.messages, g.verdicts, g.rules, g.ruleVerdict
 	rep.FaultsWallSeconds = g.wall.Seconds()
 	rep.FaultsMessagesPerSecond = perSecond(g.messages, rep.FaultsWallSeconds)
@@ -283,6 +316,7 @@ func run(cfg config) (*report, error) {
 			return nil, err
 		}
 		keep(b)
+		rep.addTopics(b, func(t *topicSummary, o topicOutcome) { t.BaselineWallSeconds = o.wall.Seconds() })
 		rep.BaselineWallSeconds = b.wall.Seconds()
 		rep.Speedup = rep.BaselineWallSeconds / rep.VerifyWallSeconds
 		logf("per signature, clean load: %.2fs (%d wrong)", rep.BaselineWallSeconds, b.nWrong)
@@ -292,6 +326,7 @@ func run(cfg config) (*report, error) {
 			return nil, err
 		}
 		keep(bf)
+		rep.addTopics(bf, func(t *topicSummary, o topicOutcome) { t.BaselineFaultsWallSeconds = o.wall.Seconds() })
 		rep.BaselineFaultsWallSeconds = bf.wall.Seconds()
 		rep.FaultsSpeedup = rep.BaselineFaultsWallSeconds / rep.FaultsWallSeconds
 		logf("per signature, gossip load: %.2fs (%d wrong)", rep.BaselineFaultsWallSeconds, bf.nWrong)

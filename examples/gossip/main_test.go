@@ -16,7 +16,7 @@ import (
 // fewest validators that give two committees), two slots.
 func small() config {
 	return config{
-		Validators: 8192, Slots: 2, Seed: 3, Goroutines: 16, Baseline: true,
+		Validators: 8192, Slots: 2, Subnets: pool.AttestationSubnetCount, Seed: 3, Goroutines: 16, Baseline: true,
 		Shares: shares{Invalid: 0.02, Malformed: 0.01, Window: 0.01, Duplicates: 0.02},
 	}
 }
@@ -86,11 +86,17 @@ func TestRun(t *testing.T) {
 	if rep.CleanMessages != cfg.Slots*perSlot || rep.CleanVerdicts["accept"] != rep.CleanMessages {
 		t.Errorf("clean load: %d messages, verdicts %v", rep.CleanMessages, rep.CleanVerdicts)
 	}
+	// The block packs every accepted attester, of either topic: at least
+	// the single attestations accepted, at most every member. Aggregates
+	// that hold members whose own attestation was faulty overlap the
+	// pool's, so a slot may need more than one on-chain aggregate.
 	b := rep.Block
-	if b.OnChainAggregates != cfg.Slots || b.AttestersAccepted != rep.Verdicts["accept"] ||
+	if b.OnChainAggregates < cfg.Slots || b.OnChainAggregates > cfg.Slots*pool.MaxAttestationsElectra ||
+		b.AttestersAccepted < rep.Verdicts["accept"] || b.AttestersAccepted > cfg.Slots*perSlot ||
 		b.AttestersIncluded != b.AttestersAccepted || b.Coverage != 1 {
 		t.Errorf("block: %+v", b)
 	}
+	checkTopics(t, rep, cfg)
 	if rep.VerifyWallSeconds <= 0 || rep.FaultsWallSeconds <= 0 || rep.BaselineWallSeconds <= 0 || rep.Speedup <= 0 {
 		t.Errorf("wall times: %+v", rep)
 	}
@@ -104,7 +110,7 @@ func TestRun(t *testing.T) {
 		"validators", "slots", "messages", "verdicts", "faults_injected", "faults_found",
 		"verify_wall_seconds", "baseline_wall_seconds", "heap_bytes", "speedup",
 		"rules", "faults", "wrong_verdicts", "faults_wall_seconds", "messages_per_second",
-		"baseline_faults_wall_seconds", "block", "seed", "clean_verdicts",
+		"baseline_faults_wall_seconds", "block", "seed", "clean_verdicts", "topics", "aggregate_faults", "subnets",
 	} {
 		if _, ok := m[key]; !ok {
 			t.Errorf("JSON report has no %q", key)
@@ -112,6 +118,48 @@ func TestRun(t *testing.T) {
 	}
 	if v, _ := m["verdicts"].(map[string]any); len(v) != 3 || v["accept"] == nil || v["ignore"] == nil || v["reject"] == nil {
 		t.Errorf("JSON verdicts %v", m["verdicts"])
+	}
+}
+
+// checkTopics checks the per-topic figures of a run with both topics: each
+// has its messages, its wall times and no wrong verdict, and every
+// aggregate fault was injected and found.
+func checkTopics(t *testing.T, rep *report, cfg config) {
+	t.Helper()
+	for _, name := range topicNames {
+		tp := rep.Topics[name]
+		if tp == nil || tp.Messages == 0 || tp.CleanMessages == 0 || tp.WrongVerdicts != 0 ||
+			tp.WallSeconds <= 0 || tp.FaultsWallSeconds <= 0 || (cfg.Baseline && tp.BaselineWallSeconds <= 0) {
+			t.Errorf("topic %s: %+v", name, tp)
+		}
+	}
+	if a := rep.Topics["attestation"]; a != nil && (a.Messages != rep.Messages || a.CleanMessages != rep.CleanMessages) {
+		t.Errorf("attestation topic %+v, report %d/%d messages", a, rep.Messages, rep.CleanMessages)
+	}
+	if len(rep.AggregateFaults) == 0 {
+		t.Error("no aggregate fault injected")
+	}
+	for name, f := range rep.AggregateFaults {
+		if f.Injected == 0 || f.Found != f.Injected {
+			t.Errorf("aggregate fault %s: injected %d, found %d", name, f.Injected, f.Found)
+		}
+	}
+}
+
+// TestAggregatesOnly runs a node on no subnet: aggregates only.
+func TestAggregatesOnly(t *testing.T) {
+	cfg := small()
+	cfg.Slots, cfg.Subnets, cfg.Baseline = 1, 0, false
+	rep, err := run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tableOf(t, rep)
+	if rep.WrongVerdicts != 0 || rep.Messages != 0 || rep.Topics["attestation"].Messages != 0 {
+		t.Fatalf("%d wrong verdicts, %d attestations: %+v", rep.WrongVerdicts, rep.Messages, rep.Topics["attestation"])
+	}
+	if a := rep.Topics["aggregate"]; a.Messages == 0 || a.WrongVerdicts != 0 || a.WallSeconds <= 0 {
+		t.Fatalf("aggregate topic %+v", a)
 	}
 }
 
@@ -172,12 +220,12 @@ func TestWrongVerdictsReported(t *testing.T) {
 func TestPlanSeed(t *testing.T) {
 	net := pooltest.NewNetwork(8192, firstSlot+1)
 	sh := small().Shares
-	a, err := planSlot(net, firstSlot, sh, 1)
+	a, err := planSlot(net, firstSlot, sh, 1, pool.AttestationSubnetCount)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := planSlot(net, firstSlot, sh, 1)
-	c, _ := planSlot(net, firstSlot, sh, 2)
+	b, _ := planSlot(net, firstSlot, sh, 1, pool.AttestationSubnetCount)
+	c, _ := planSlot(net, firstSlot, sh, 2, pool.AttestationSubnetCount)
 	if !reflect.DeepEqual(a, b) {
 		t.Error("the same seed gave two plans")
 	}

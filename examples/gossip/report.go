@@ -6,6 +6,9 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/attpool/attpool/pool"
+	"github.com/attpool/attpool/pool/pooltest"
 )
 
 // report is the program's result, printed as a table or (-json) as JSON.
@@ -26,6 +29,7 @@ import (
 type report struct {
 	Validators        uint64  `json:"validators"`
 	Slots             int     `json:"slots"`
+	Subnets           int     `json:"subnets"`
 	CommitteesPerSlot uint64  `json:"committees_per_slot"`
 	CommitteeSize     int     `json:"committee_size"`
 	GOMAXPROCS        int     `json:"gomaxprocs"`
@@ -35,6 +39,10 @@ type report struct {
 	KeysDerived       int     `json:"keys_derived"`
 	DeriveSeconds     float64 `json:"derive_seconds"`
 	SignSeconds       float64 `json:"sign_seconds"`
+	AggregateSeconds  float64 `json:"aggregate_seconds"`
+
+	Topics          map[string]*topicSummary `json:"topics"`
+	AggregateFaults map[string]faultSummary  `json:"aggregate_faults"`
 
 	Messages       int                     `json:"messages"`
 	Verdicts       map[string]int          `json:"verdicts"`
@@ -64,6 +72,52 @@ type report struct {
 	TotalSeconds     float64      `json:"total_seconds"`
 
 	ruleVerdict map[string]string // the verdict each rule of Rules gave
+}
+
+// topicSummary is one topic's part of every run: messages of the gossip
+// load (clean_messages of the clean one), wall times through the batching
+// pool (wall_seconds: clean load; faults_wall_seconds: gossip load) and
+// through per-signature verification (baseline_*), each from the first
+// submission of a slot to the topic's last verdict, summed over slots; and
+// the topic's wrong verdicts over every run.
+type topicSummary struct {
+	Messages                  int     `json:"messages"`
+	CleanMessages             int     `json:"clean_messages"`
+	WallSeconds               float64 `json:"wall_seconds"`
+	FaultsWallSeconds         float64 `json:"faults_wall_seconds"`
+	BaselineWallSeconds       float64 `json:"baseline_wall_seconds"`
+	BaselineFaultsWallSeconds float64 `json:"baseline_faults_wall_seconds"`
+	WrongVerdicts             int     `json:"wrong_verdicts"`
+}
+
+// addTopics records a run's per-topic figures with set and adds its wrong
+// verdicts.
+func (r *report) addTopics(o outcome, set func(*topicSummary, topicOutcome)) {
+	for tp, name := range topicNames {
+		t := r.Topics[name]
+		if t == nil {
+			t = &topicSummary{}
+			r.Topics[name] = t
+		}
+		set(t, o.topics[tp])
+		t.WrongVerdicts += o.topics[tp].wrong
+	}
+}
+
+// addAggregateFaults records the aggregate faults of the gossip run, with
+// the verdict and rule each must get.
+func (r *report) addAggregateFaults(o outcome) {
+	for _, f := range pooltest.AggregateFaults() {
+		x := o.aggFaults[f.String()]
+		if x == nil {
+			continue
+		}
+		v, rule := f.Want()
+		r.AggregateFaults[f.String()] = faultSummary{
+			Description: "aggregate: " + f.String(), Verdict: v.String(), Rule: pool.Result{Verdict: v, Err: rule}.Rule(),
+			Injected: x.injected, Found: x.found,
+		}
+	}
 }
 
 // faultSummary is one fault kind: what was expected, how many were sent and
@@ -160,10 +214,40 @@ func (r *report) printTable(w io.Writer) {
 	}
 	tw.Flush()
 
+	fmt.Fprintf(w, "\nTopics (node on %d subnets; every aggregate of the slot; the two arrive mixed)\n", r.Subnets)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "  topic\tmessages\tclean wall\tgossip wall\tper-sig clean\tper-sig gossip\twrong\t")
+	for _, name := range topicNames {
+		t := r.Topics[name]
+		if t == nil {
+			continue
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%.2fs\t%.2fs\t%.2fs\t%.2fs\t%d\t\n", name, group(t.Messages), t.WallSeconds, t.FaultsWallSeconds,
+			t.BaselineWallSeconds, t.BaselineFaultsWallSeconds, t.WrongVerdicts)
+	}
+	tw.Flush()
+	if len(r.AggregateFaults) > 0 {
+		fmt.Fprintln(w, "\nInjected aggregate faults")
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintf(tw, "  fault\texpected\t%8s\t%8s\t\n", "injected", "got")
+		for _, f := range pooltest.AggregateFaults() {
+			x, ok := r.AggregateFaults[f.String()]
+			if !ok {
+				continue
+			}
+			mark := "ok"
+			if x.Found != x.Injected {
+				mark = "MISSED " + group(x.Injected-x.Found)
+			}
+			fmt.Fprintf(tw, "  %s\t%s (%s)\t%8s\t%8s\t%s\n", f, x.Verdict, x.Rule, group(x.Injected), group(x.Found), mark)
+		}
+		tw.Flush()
+	}
+
 	b := r.Block
 	fmt.Fprintln(w, "\nBlock packing (AttestationsForBlock(slot+1) after each slot, gossip load)")
 	fmt.Fprintf(w, "  on-chain aggregates  %d\n", b.OnChainAggregates)
-	fmt.Fprintf(w, "  attesters included   %s of %s accepted (%.2f%%)\n", group(b.AttestersIncluded), group(b.AttestersAccepted), 100*b.Coverage)
+	fmt.Fprintf(w, "  attesters included   %s of %s accepted, by either topic (%.2f%%)\n", group(b.AttestersIncluded), group(b.AttestersAccepted), 100*b.Coverage)
 	fmt.Fprintf(w, "  pool after clean load: %d aggregates, %.1f MiB of heap\n", r.Aggregates, float64(r.HeapBytes)/(1<<20))
 	fmt.Fprintf(w, "\ntotal %.1fs\n", r.TotalSeconds)
 

@@ -118,6 +118,10 @@ type slotLoad struct {
 	clean    []message
 	gossip   []message
 	accepted int // messages of gossip expected to be accepted
+
+	// The slot's aggregates: every aggregator's, valid (aggClean), and with
+	// the faults of the shares (aggGossip).
+	aggClean, aggGossip []pooltest.AggregateMsg
 }
 
 // shares are the fractions of a slot's attestations turned into faults of
@@ -167,13 +171,33 @@ func kindsOf(f family) []kind {
 	return out
 }
 
-// planSlot chooses the faulty messages of slot with an RNG seeded by seed
-// and the slot: the same flags give the same faults.
-func planSlot(net *pooltest.Network, slot uint64, sh shares, seed uint64) (plan, error) {
-	n := len(net.Attesters(slot))
+// attestersOn returns the members of the committees of slot on the subnets
+// below subnets, in committee order (the order of signSlotSubnets).
+func attestersOn(net *pooltest.Network, slot, subnets uint64) []uint64 {
+	sg := signer{net: net}
+	cps, _ := net.Committees.CommitteeCountPerSlot(slot / net.SlotsPerEpoch)
+	var out []uint64
+	for ci := range cps {
+		if sg.subnet(slot, ci) < subnets {
+			c, _ := net.Committees.BeaconCommittee(slot, ci)
+			out = append(out, c...)
+		}
+	}
+	return out
+}
+
+// planSlot chooses the faulty messages among the attestations of slot on
+// the subnets below subnets, with an RNG seeded by seed and the slot: the
+// same flags give the same faults. A node on no subnet gets no attestation
+// at all.
+func planSlot(net *pooltest.Network, slot uint64, sh shares, seed, subnets uint64) (plan, error) {
+	n := len(attestersOn(net, slot, subnets))
 	rng := rand.New(rand.NewPCG(seed, slot))
 	perm := rng.Perm(n)
 	pl := plan{slot: slot, inPlace: map[int]kind{}}
+	if n == 0 {
+		return pl, nil
+	}
 	take := func(k int) ([]int, error) {
 		if k > len(perm) {
 			return nil, fmt.Errorf("slot %d: %d attestations cannot hold the faults asked for", slot, n)

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/pool"
 	"github.com/attpool/attpool/pool/pooltest"
 )
@@ -30,6 +31,8 @@ type outcome struct {
 	byKind      [numKinds]struct{ injected, found int }
 	wrong       []wrongVerdict
 	nWrong      int
+	topics      [numTopics]topicOutcome
+	aggFaults   map[string]*struct{ injected, found int }
 
 	// With runOpts.pack: the blocks for slot+1 after each slot.
 	blockAggregates    int // on-chain aggregates of the simulated slots
@@ -38,6 +41,24 @@ type outcome struct {
 	poolAggregates     int    // Stats().Aggregates after the load
 	bisections         int64  // Stats().Bisections after the load
 	heapBytes, process uint64 // with runOpts.measureMem
+}
+
+// The topics of the main job.
+const (
+	topicAttestation = iota
+	topicAggregate
+	numTopics
+)
+
+var topicNames = [numTopics]string{"attestation", "aggregate"}
+
+// topicOutcome is one topic's part of a pass: its messages, its wall time
+// (first submission of the slot to the topic's last verdict, summed over
+// slots) and its wrong verdicts.
+type topicOutcome struct {
+	messages int
+	wall     time.Duration
+	wrong    int
 }
 
 // wrongVerdict is a message whose verdict is not the expected one.
@@ -54,20 +75,69 @@ type wrongVerdict struct {
 // maxWrongListed bounds the wrong verdicts kept for the report.
 const maxWrongListed = 50
 
-// runLoad sends the load of every slot through a new pool, slot after slot
-// with the clock 4 s into the slot: first the slot's messages from the
-// goroutines, then, once they all have their verdicts, its late copies.
-func (e *env) runLoad(o runOpts) (outcome, error) {
-	out := outcome{verdicts: map[string]int{"accept": 0, "ignore": 0, "reject": 0}, rules: map[string]int{}, ruleVerdict: map[string]string{}}
-	pick := func(l *slotLoad) []message {
-		if o.gossip {
-			return l.gossip
+// item is one message of a pass: an attestation or an aggregate.
+type item struct {
+	att *message
+	agg *pooltest.AggregateMsg
+}
+
+func (it item) topic() int {
+	if it.agg != nil {
+		return topicAggregate
+	}
+	return topicAttestation
+}
+
+func (it item) late() bool {
+	if it.agg != nil {
+		return it.agg.Late
+	}
+	return it.att.late
+}
+
+func (it item) send(p *pool.Pool) <-chan pool.Result {
+	if it.agg != nil {
+		return p.ValidateAggregateAsync(context.Background(), it.agg.Msg)
+	}
+	return p.ValidateAttestationAsync(context.Background(), it.att.att, it.att.subnet)
+}
+
+// mix lists a slot's attestations and aggregates in one order, the
+// aggregates spread evenly among the attestations: the two topics arrive
+// mixed.
+func mix(atts []message, aggs []pooltest.AggregateMsg) []item {
+	out := make([]item, 0, len(atts)+len(aggs))
+	a := 0
+	for g := range aggs {
+		// Aggregate g goes after (g+1)/(len(aggs)+1) of the attestations.
+		for ; a < (g+1)*len(atts)/(len(aggs)+1); a++ {
+			out = append(out, item{att: &atts[a]})
 		}
-		return l.clean
+		out = append(out, item{agg: &aggs[g]})
+	}
+	for ; a < len(atts); a++ {
+		out = append(out, item{att: &atts[a]})
+	}
+	return out
+}
+
+// runLoad sends the load of every slot through a new pool, slot after slot
+// with the clock 4 s into the slot: first the slot's messages of both topics
+// from the goroutines, then, once they all have their verdicts, its late
+// copies.
+func (e *env) runLoad(o runOpts) (outcome, error) {
+	out := outcome{verdicts: map[string]int{"accept": 0, "ignore": 0, "reject": 0}, rules: map[string]int{}, ruleVerdict: map[string]string{},
+		aggFaults: map[string]*struct{ injected, found int }{}}
+	pick := func(l *slotLoad) ([]message, []pooltest.AggregateMsg) {
+		if o.gossip {
+			return l.gossip, l.aggGossip
+		}
+		return l.clean, l.aggClean
 	}
 	total := 0
 	for i := range e.loads {
-		total += len(pick(&e.loads[i]))
+		atts, aggs := pick(&e.loads[i])
+		total += len(atts) + len(aggs)
 	}
 	var before runtime.MemStats
 	if o.measureMem {
@@ -83,33 +153,40 @@ func (e *env) runLoad(o runOpts) (outcome, error) {
 	bar := newProgress(e.cfg.Progress, o.label, total)
 	for i := range e.loads {
 		l := &e.loads[i]
-		msgs := pick(l)
+		atts, aggs := pick(l)
+		items := mix(atts, aggs)
 		e.net.SetSlot(l.slot, 4*time.Second)
 		var early, late []int
-		for j := range msgs {
-			if msgs[j].late {
+		for j := range items {
+			if items[j].late() {
 				late = append(late, j)
 			} else {
 				early = append(early, j)
 			}
 		}
-		results := make([]pool.Result, len(msgs))
+		results := make([]pool.Result, len(items))
+		doneAt := make([]time.Time, len(items))
 		t0 := time.Now()
-		last := submit(p, msgs, early, results, e.cfg.Goroutines, bar)
+		submit(p, items, early, results, doneAt, e.cfg.Goroutines, bar)
 		if len(late) > 0 {
-			last = submit(p, msgs, late, results, e.cfg.Goroutines, bar)
+			submit(p, items, late, results, doneAt, e.cfg.Goroutines, bar)
 		}
-		out.wall += last.Sub(t0)
-		out.messages += len(msgs)
-		e.tally(&out, o.label, l.slot, msgs, results)
+		var last [numTopics]time.Time
+		for j, it := range items {
+			out.topics[it.topic()].messages++
+			last[it.topic()] = latest(last[it.topic()], doneAt[j])
+		}
+		for tp := range numTopics {
+			if !last[tp].IsZero() {
+				out.topics[tp].wall += last[tp].Sub(t0)
+			}
+		}
+		out.wall += latest(last[:]...).Sub(t0)
+		out.messages += len(atts)
+		accepted := e.tallyItems(&out, o.label, l.slot, items, results)
 
 		if o.pack {
-			for _, a := range p.AttestationsForBlock(l.slot + 1) {
-				if a.Data.Slot == l.slot {
-					out.blockAggregates++
-					out.attestersIncluded += int(a.AggregationBits.Count())
-				}
-			}
+			e.packBlock(&out, p, l.slot, accepted)
 		}
 	}
 	bar.Done()
@@ -127,36 +204,137 @@ func (e *env) runLoad(o runOpts) (outcome, error) {
 	return out, nil
 }
 
-// submit sends msgs[idx] to p with ValidateAttestationAsync from goroutines
-// goroutines (each its share of idx, in order, then waits for its
-// verdicts), stores the verdicts in results and returns when the last
-// arrived.
-func submit(p *pool.Pool, msgs []message, idx []int, results []pool.Result, goroutines int, bar *progress) (last time.Time) {
+// latest is the latest of ts.
+func latest(ts ...time.Time) time.Time {
+	var l time.Time
+	for _, t := range ts {
+		if t.After(l) {
+			l = t
+		}
+	}
+	return l
+}
+
+// packBlock asks for the block of slot+1 and counts the attesters of slot
+// it includes among those accepted.
+func (e *env) packBlock(out *outcome, p *pool.Pool, slot uint64, accepted map[uint64]bool) {
+	included := map[uint64]bool{}
+	for _, a := range p.AttestationsForBlock(slot + 1) {
+		if a.Data.Slot != slot {
+			continue
+		}
+		out.blockAggregates++
+		for _, v := range e.onChainAttesters(slot, a) {
+			if accepted[v] {
+				included[v] = true
+			}
+		}
+	}
+	out.attestersIncluded += len(included)
+	out.attestersAccepted += len(accepted)
+}
+
+// onChainAttesters lists the validators an on-chain Electra attestation of
+// slot covers: its aggregation bits over the committees of its committee
+// bits, in increasing committee order.
+func (e *env) onChainAttesters(slot uint64, a *attestation.Attestation) []uint64 {
+	var members []uint64
+	for _, ci := range a.CommitteeBits.BitIndices() {
+		c, ok := e.net.Committees.BeaconCommittee(slot, uint64(ci))
+		if !ok {
+			return nil
+		}
+		members = append(members, c...)
+	}
+	var out []uint64
+	for _, i := range a.AggregationBits.BitIndices() {
+		if i < len(members) {
+			out = append(out, members[i])
+		}
+	}
+	return out
+}
+
+// submit sends items[idx] to p from goroutines goroutines (each its share of
+// idx, in order, then waits for its verdicts) and stores each verdict and
+// when it came in results and doneAt.
+func submit(p *pool.Pool, items []item, idx []int, results []pool.Result, doneAt []time.Time, goroutines int, bar *progress) {
 	goroutines = max(1, goroutines)
 	var wg sync.WaitGroup
-	var mu sync.Mutex
-	last = time.Now()
 	for w := range goroutines {
 		wg.Go(func() {
 			var chans []<-chan pool.Result
 			for k := w; k < len(idx); k += goroutines {
-				m := &msgs[idx[k]]
-				chans = append(chans, p.ValidateAttestationAsync(context.Background(), m.att, m.subnet))
+				chans = append(chans, items[idx[k]].send(p))
 			}
 			for k, c := range chans {
-				results[idx[w+k*goroutines]] = <-c
+				i := idx[w+k*goroutines]
+				results[i] = <-c
+				doneAt[i] = time.Now()
 				bar.Add(1)
 			}
-			t := time.Now()
-			mu.Lock()
-			if t.After(last) {
-				last = t
-			}
-			mu.Unlock()
 		})
 	}
 	wg.Wait()
-	return last
+}
+
+// tallyItems tallies a slot's verdicts by topic (the attestations through
+// tally) and returns the attesters the pool accepted, from either topic.
+func (e *env) tallyItems(out *outcome, run string, slot uint64, items []item, results []pool.Result) map[uint64]bool {
+	accepted := map[uint64]bool{}
+	var atts []message
+	var attResults []pool.Result
+	for j, it := range items {
+		r := results[j]
+		if it.agg == nil {
+			atts, attResults = append(atts, *it.att), append(attResults, r)
+			if it.att.kind == valid && r.Verdict == pool.Accept {
+				accepted[it.att.att.AttesterIndex] = true
+			}
+			continue
+		}
+		m := it.agg
+		subscribed := e.committeeSubscribed(slot, m.Committee)
+		ok := aggregateOK(m, subscribed, r)
+		if m.Fault != pooltest.AggregateValid {
+			f := out.aggFaults[m.Fault.String()]
+			if f == nil {
+				f = &struct{ injected, found int }{}
+				out.aggFaults[m.Fault.String()] = f
+			}
+			f.injected++
+			if ok {
+				f.found++
+			}
+		}
+		if r.Verdict == pool.Accept && m.Fault == pooltest.AggregateValid {
+			for _, v := range e.participants(slot, m) {
+				accepted[v] = true
+			}
+		}
+		if ok {
+			continue
+		}
+		out.topics[topicAggregate].wrong++
+		out.nWrong++
+		if len(out.wrong) < maxWrongListed {
+			want := describe(pool.Result{Verdict: m.WantVerdict, Err: m.WantErr})
+			out.wrong = append(out.wrong, wrongVerdict{
+				Run: run, Slot: slot, Message: j, Kind: "aggregate " + m.Fault.String(),
+				Validator: int64(m.Msg.Message.AggregatorIndex), Want: want, Got: describe(r),
+			})
+		}
+	}
+	before := out.nWrong
+	e.tally(out, run, slot, atts, attResults)
+	out.topics[topicAttestation].wrong += out.nWrong - before
+	return accepted
+}
+
+// committeeSubscribed reports whether the node is on the subnet of
+// committee ci of slot.
+func (e *env) committeeSubscribed(slot, ci uint64) bool {
+	return signer{net: e.net}.subnet(slot, ci) < uint64(e.cfg.Subnets)
 }
 
 // tally counts the verdicts of one slot and checks each against its
@@ -167,9 +345,6 @@ func (e *env) tally(out *outcome, run string, slot uint64, msgs []message, resul
 		out.verdicts[r.Verdict.String()]++
 		out.rules[r.Rule()]++
 		out.ruleVerdict[r.Rule()] = r.Verdict.String()
-		if m.kind == valid && r.Verdict == pool.Accept {
-			out.attestersAccepted++
-		}
 		ok := m.kind.matches(r)
 		if m.kind != valid {
 			out.byKind[m.kind].injected++
