@@ -1,12 +1,15 @@
 package pool
 
 // The consensus specs' own gossip validation test cases for the
-// beacon_attestation_{subnet_id} and beacon_aggregate_and_proof topics,
-// ported from the generators of consensus-specs (2026-08):
+// beacon_attestation_{subnet_id}, beacon_aggregate_and_proof and (Gloas)
+// payload_attestation_message topics, ported from the generators of
+// consensus-specs (2026-08):
 //
 //	tests/core/pyspec/eth_consensus_specs/test/{phase0,deneb,electra,gloas}/networking/
 //	  test_gossip_beacon_attestation.py
 //	  test_gossip_beacon_aggregate_and_proof.py
+//	tests/core/pyspec/eth_consensus_specs/test/gloas/networking/
+//	  test_gossip_payload_attestation_message.py
 //
 // Every generator case whose fork decorators include Electra or a later fork
 // is here, named after its generator function, with the forks it runs in
@@ -109,6 +112,7 @@ type gsMsg struct {
 	att    *attestation.SingleAttestation
 	subnet uint64
 	sap    *attestation.SignedAggregateAndProof
+	pam    *attestation.PayloadAttestationMessage
 	want   Verdict
 	reason string
 }
@@ -305,9 +309,12 @@ func (e *gsEnv) run(msgs []gsMsg) {
 	for i, m := range msgs {
 		e.clock.Set(gsGenesis.Add(time.Duration(m.ms) * time.Millisecond))
 		var got Result
-		if m.att != nil {
+		switch {
+		case m.att != nil:
 			got = p.ValidateAttestation(ctx, m.att, m.subnet)
-		} else {
+		case m.pam != nil:
+			got = p.ValidatePayloadAttestation(ctx, m.pam)
+		default:
 			got = p.ValidateAggregate(ctx, m.sap)
 		}
 		if got.Verdict != m.want {
@@ -769,3 +776,118 @@ var gsAggregateCases = slices.Concat([]gsCase{
 		return aggMsg(slotMs(d.Slot)+500, e.aggregate(d, 0, nil, nil), want, reason)
 	}),
 )
+
+// gloas/networking/test_gossip_payload_attestation_message.py: every case
+// (with_gloas_and_later). setup_store_with_one_block: a block at slot 1 in
+// the store; the message of the slot's first PTC member (CommitteePTC of
+// the in-memory node) for it, received 100 ms into slot 1 unless the case
+// says otherwise.
+
+// TestGossipSpecPayloadAttestationMessage runs the ported
+// payload_attestation_message cases.
+func TestGossipSpecPayloadAttestationMessage(t *testing.T) {
+	runGossipSpecCases(t, "payload_attestation_message", gsPTCCases)
+}
+
+// ptcMember is the first member of slot's PTC.
+func (e *gsEnv) ptcMember(slot uint64) uint64 {
+	ptc, ok := e.ptc().PTC(slot)
+	if !ok {
+		e.t.Fatalf("no PTC at slot %d", slot)
+	}
+	return ptc[0]
+}
+
+func (e *gsEnv) ptc() PTCs { return CommitteePTC{Committees: e.head, SlotsPerEpoch: gsSlotsPerEpoch} }
+
+// payloadAttestation is build_payload_attestation_message (payload present,
+// blob data available), signed unless signed is false.
+func (e *gsEnv) payloadAttestation(validator, slot uint64, block [32]byte, signed bool) *attestation.PayloadAttestationMessage {
+	d := &attestation.PayloadAttestationData{BeaconBlockRoot: block, Slot: slot, PayloadPresent: true, BlobDataAvailable: true}
+	msg := &attestation.PayloadAttestationMessage{ValidatorIndex: validator, Data: d}
+	if signed {
+		root, err := ssz.ComputeSigningRoot(d, e.domain(ssz.DomainPTCAttester, slot/gsSlotsPerEpoch))
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		msg.Signature = e.signRoot(validator, root)
+	}
+	return msg
+}
+
+func ptcMsg(ms int64, msg *attestation.PayloadAttestationMessage, want Verdict, reason string) gsMsg {
+	return gsMsg{ms: ms, pam: msg, want: want, reason: reason}
+}
+
+// oneBlock is setup_store_with_one_block: the block at slot 1.
+func (e *gsEnv) oneBlock() [32]byte { return e.addBlock("block at slot 1", 1, e.anchor, true) }
+
+// ptcAt is the slot-1 message of the first PTC member at ms, with its
+// verdict.
+func (e *gsEnv) ptcAt(ms int64, want Verdict, reason string) []gsMsg {
+	return []gsMsg{ptcMsg(ms, e.payloadAttestation(e.ptcMember(1), 1, e.oneBlock(), true), want, reason)}
+}
+
+const gsNotCurrentSlot = "payload attestation's slot is not the current slot"
+
+var gsPTCCases = []gsCase{
+	{name: "test_gossip_payload_attestation_message__valid", forks: gsGloasOn, build: func(e *gsEnv) []gsMsg {
+		return e.ptcAt(slotMs(1)+100, Accept, "")
+	}},
+	{name: "test_gossip_payload_attestation_message__ignore_not_current_slot", forks: gsGloasOn, build: func(e *gsEnv) []gsMsg {
+		return e.ptcAt(slotMs(1)+1000*1000, Ignore, gsNotCurrentSlot)
+	}},
+	{name: "test_gossip_payload_attestation_message__valid_slot_at_lower_disparity", forks: gsGloasOn, build: func(e *gsEnv) []gsMsg {
+		return e.ptcAt(slotMs(1)-gsDisparityMs, Accept, "")
+	}},
+	{name: "test_gossip_payload_attestation_message__ignore_slot_outside_lower_disparity", forks: gsGloasOn, build: func(e *gsEnv) []gsMsg {
+		return e.ptcAt(slotMs(1)-gsDisparityMs-1, Ignore, gsNotCurrentSlot)
+	}},
+	{name: "test_gossip_payload_attestation_message__valid_slot_at_upper_disparity", forks: gsGloasOn, build: func(e *gsEnv) []gsMsg {
+		return e.ptcAt(slotMs(2)+gsDisparityMs, Accept, "")
+	}},
+	{name: "test_gossip_payload_attestation_message__ignore_slot_outside_upper_disparity", forks: gsGloasOn, build: func(e *gsEnv) []gsMsg {
+		return e.ptcAt(slotMs(2)+gsDisparityMs+1, Ignore, gsNotCurrentSlot)
+	}},
+	{name: "test_gossip_payload_attestation_message__ignore_duplicate", forks: gsGloasOn, build: func(e *gsEnv) []gsMsg {
+		msg := e.payloadAttestation(e.ptcMember(1), 1, e.oneBlock(), true)
+		return []gsMsg{
+			ptcMsg(slotMs(1)+100, msg, Accept, ""),
+			ptcMsg(slotMs(1)+200, msg, Ignore, "already seen payload attestation from this validator"),
+		}
+	}},
+	{name: "test_gossip_payload_attestation_message__ignore_block_unseen", forks: gsGloasOn, build: func(e *gsEnv) []gsMsg {
+		e.oneBlock()
+		msg := e.payloadAttestation(e.ptcMember(1), 1, [32]byte(slices.Repeat([]byte{0xee}, 32)), true)
+		return []gsMsg{ptcMsg(slotMs(1)+100, msg, Ignore, "payload attestation's block has not been seen")}
+	}},
+	{name: "test_gossip_payload_attestation_message__reject_validator_not_in_ptc", forks: gsGloasOn, build: func(e *gsEnv) []gsMsg {
+		ptc, _ := e.ptc().PTC(1)
+		outsider := uint64(0)
+		for slices.Contains(ptc, outsider) {
+			outsider++
+		}
+		msg := e.payloadAttestation(outsider, 1, e.oneBlock(), true)
+		return []gsMsg{ptcMsg(slotMs(1)+100, msg, Reject, "validator is not in the payload timeliness committee")}
+	}},
+	{name: "test_gossip_payload_attestation_message__reject_invalid_signature", forks: gsGloasOn, build: func(e *gsEnv) []gsMsg {
+		msg := e.payloadAttestation(e.ptcMember(1), 1, e.oneBlock(), false)
+		return []gsMsg{ptcMsg(slotMs(1)+100, msg, Reject, "invalid payload attestation signature")}
+	}},
+	{name: "test_gossip_payload_attestation_message__reject_block_failed_validation", forks: gsGloasOn, build: func(e *gsEnv) []gsMsg {
+		// setup_store_with_failed_block: the slot-1 block fails import.
+		block := e.addBlock("failed block at slot 1", 1, e.anchor, false)
+		msg := e.payloadAttestation(e.ptcMember(1), 1, block, true)
+		return []gsMsg{ptcMsg(slotMs(1)+100, msg, Reject, "payload attestation's block failed validation")}
+	}},
+	{name: "test_gossip_payload_attestation_message__reject_validator_index_out_of_range", forks: gsGloasOn, build: func(e *gsEnv) []gsMsg {
+		msg := e.payloadAttestation(gsValidators, 1, e.oneBlock(), false)
+		return []gsMsg{ptcMsg(slotMs(1)+100, msg, Reject, "validator index out of range")}
+	}},
+	{name: "test_gossip_payload_attestation_message__ignore_block_not_at_assigned_slot", forks: gsGloasOn, build: func(e *gsEnv) []gsMsg {
+		// The state advanced to slot 2 with no block there: slot 2's PTC
+		// attests to the slot-1 block.
+		msg := e.payloadAttestation(e.ptcMember(2), 2, e.oneBlock(), true)
+		return []gsMsg{ptcMsg(slotMs(2)+100, msg, Ignore, "payload attestation's block is not at the assigned slot")}
+	}},
+}
