@@ -87,7 +87,7 @@ func networkingHandler(c Case) (caseFunc, error) {
 	switch c.Fork {
 	case "electra", "fulu", "gloas":
 	default:
-		return nil, skipf("networking/%s of %s: the pool validates the Electra and later forms", c.Handler, c.Fork)
+		return nil, skipf("networking/%s of %s: the pool validates the forms of Electra, Fulu and Gloas", c.Handler, c.Fork)
 	}
 	p, ok := presets[c.Preset]
 	if !ok {

@@ -176,7 +176,8 @@ func TestNetworkingSkips(t *testing.T) {
 	}{
 		{Case{Preset: "minimal", Fork: "electra", Runner: "networking", Handler: "gossip_beacon_block"}, "beacon_aggregate_and_proof and payload_attestation_message"},
 		{Case{Preset: "minimal", Fork: "fulu", Runner: "networking", Handler: "gossip_payload_attestation_message"}, "from Gloas on"},
-		{Case{Preset: "minimal", Fork: "deneb", Runner: "networking", Handler: "gossip_beacon_attestation"}, "Electra and later"},
+		{Case{Preset: "minimal", Fork: "deneb", Runner: "networking", Handler: "gossip_beacon_attestation"}, "Electra, Fulu and Gloas"},
+		{Case{Preset: "minimal", Fork: "heze", Runner: "networking", Handler: "gossip_beacon_attestation"}, "Electra, Fulu and Gloas"},
 		{Case{Preset: "minimal", Fork: "electra", Runner: "networking", Handler: "gossip_beacon_aggregate_and_proof"}, "mainnet preset"},
 	} {
 		r := RunCase(c.c)
