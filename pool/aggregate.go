@@ -221,6 +221,31 @@ func (s *aggStore) addAggregate(k aggKey, data *attestation.AttestationData, bit
 	return true
 }
 
+// dropCovered drops the aggregates of committee id (of any data of its
+// slot) whose attesters are all in included.
+func (s *aggStore) dropCovered(id committeeID, included bitfield.Bitlist) {
+	for _, e := range s.byRoot {
+		if e.data.Slot != id.slot {
+			continue
+		}
+		aggs := e.committees[id.index]
+		kept := aggs[:0]
+		for _, a := range aggs {
+			if a.bits.Len() == included.Len() && isSuperset(included, a.bits) {
+				s.n--
+				continue
+			}
+			kept = append(kept, a)
+		}
+		clear(aggs[len(kept):])
+		if len(kept) == 0 {
+			delete(e.committees, id.index)
+		} else {
+			e.committees[id.index] = kept
+		}
+	}
+}
+
 // prune drops the data of slots before minSlot.
 func (s *aggStore) prune(minSlot uint64) {
 	for r, e := range s.byRoot {

@@ -16,7 +16,8 @@ import (
 // does (aggregation bits concatenated in committee order, committee_bits set
 // for the committees present, signatures summed). They are chosen greedily,
 // each time the one adding the most attesters not yet included by the ones
-// before. Only data a block of slot may include is considered:
+// before or by the chain (see [Pool.MarkIncluded]). Only data a block of
+// slot may include is considered:
 // data.slot + MIN_ATTESTATION_INCLUSION_DELAY <= slot, from the current or
 // the previous epoch of slot (Deneb+). Whether data.source matches the
 // justified checkpoint of the block's state is the node's to know: use
@@ -69,13 +70,21 @@ func (p *Pool) AttestationsForBlockWith(slot uint64, includable func(*attestatio
 		return slices.Compare(a.e.root[:], b.e.root[:])
 	})
 
-	// covered holds the attesters already included, per (slot, committee):
-	// a validator attests once per epoch, in one committee, so its position
+	// covered holds the attesters already included, per (slot, committee),
+	// by the chain (MarkIncluded) or by the attestations chosen before: a
+	// validator attests once per epoch, in one committee, so its position
 	// there names it.
-	type slotCommittee struct{ slot, committee uint64 }
-	covered := make(map[slotCommittee]bitfield.Bitlist)
+	covered := make(map[committeeID]bitfield.Bitlist)
+	for _, c := range cands {
+		for _, ci := range c.index {
+			id := committeeID{c.slot, ci}
+			if inc := p.included.of(id); inc != nil && covered[id] == nil {
+				covered[id] = slices.Clone(inc)
+			}
+		}
+	}
 	gain := func(c *candidate, ci uint64, a *aggregate) int {
-		cov := covered[slotCommittee{c.slot, ci}]
+		cov := covered[committeeID{c.slot, ci}]
 		if cov == nil {
 			return a.count
 		}
@@ -112,7 +121,7 @@ func (p *Pool) AttestationsForBlockWith(slot uint64, includable func(*attestatio
 			if a == nil {
 				continue
 			}
-			key := slotCommittee{c.slot, ci}
+			key := committeeID{c.slot, ci}
 			if cov := covered[key]; cov != nil {
 				_ = cov.NoAllocOr(a.bits, cov)
 			} else {

@@ -61,6 +61,7 @@ func (p *Pool) complete(batch []*job, ok []bool) {
 	var singleOut []int
 	var singleGroup []*group
 
+	var indexed indexedResults
 	p.mu.Lock()
 	for i, g := range groups {
 		reqs := g.reqs
@@ -101,6 +102,7 @@ func (p *Pool) complete(batch []*job, ok []bool) {
 				} else {
 					res = p.commitAggregateLocked(g, &g.point)
 				}
+				indexed.add(&res, g)
 			}
 			outs = append(outs, outcome{r, res})
 		}

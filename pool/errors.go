@@ -3,6 +3,8 @@ package pool
 import (
 	"errors"
 	"fmt"
+
+	"github.com/attpool/attpool/attestation"
 )
 
 // Verdict is the gossip validation outcome of a message, as libp2p gossipsub
@@ -42,6 +44,11 @@ func (v Verdict) String() string {
 type Result struct {
 	Verdict Verdict
 	Err     error
+	// Indexed is, when an attestation or an aggregate is accepted, what
+	// fork choice needs of it: its attesting indices (sorted) and its data,
+	// so that the node need not compute committees again. Its Data may be
+	// shared with other Results: do not modify it. nil otherwise.
+	Indexed *attestation.IndexedAttestation
 }
 
 // Error returns the verdict and its reason.

@@ -80,27 +80,31 @@ func (c *keySums) entry(id committeeID, committee []uint64) *committeeKeys {
 }
 
 // evictOldestLocked drops the committees of the oldest slot held.
-func (c *keySums) evictOldestLocked() {
-	oldest := ^uint64(0)
-	for id := range c.m {
-		oldest = min(oldest, id.slot)
-	}
-	c.pruneLocked(oldest + 1)
-}
+func (c *keySums) evictOldestLocked() { dropOldestSlot(c.m) }
 
 // prune drops the committees of slots before minSlot.
 func (c *keySums) prune(minSlot uint64) {
 	c.mu.Lock()
-	c.pruneLocked(minSlot)
+	dropSlotsBefore(c.m, minSlot)
 	c.mu.Unlock()
 }
 
-func (c *keySums) pruneLocked(minSlot uint64) {
-	for id := range c.m {
+// dropSlotsBefore deletes the committees of slots before minSlot from m.
+func dropSlotsBefore[V any](m map[committeeID]V, minSlot uint64) {
+	for id := range m {
 		if id.slot < minSlot {
-			delete(c.m, id)
+			delete(m, id)
 		}
 	}
+}
+
+// dropOldestSlot deletes the committees of the oldest slot of m.
+func dropOldestSlot[V any](m map[committeeID]V) {
+	oldest := ^uint64(0)
+	for id := range m {
+		oldest = min(oldest, id.slot)
+	}
+	dropSlotsBefore(m, oldest+1)
 }
 
 // len is the number of committees held.

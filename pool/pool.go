@@ -40,7 +40,8 @@ type Pool struct {
 	ptcSeen     *epochSeen // (slot, PTC member) of valid payload attestations
 	ptcInflight map[epochKey]*group
 	store       *aggStore
-	followers   int // copies waiting on a message in flight (bounded by MaxPending)
+	included    includedBits // attesters blocks included, per committee
+	followers   int          // copies waiting on a message in flight (bounded by MaxPending)
 	prunedSlot  uint64
 
 	closed    atomic.Bool
@@ -162,6 +163,7 @@ func (p *Pool) prune() {
 	p.aggSeen.prune(minSlot)
 	p.store.prune(minSlot)
 	p.keySums.prune(minSlot)
+	p.included.prune(minSlot)
 	aggs, data := p.store.n, len(p.store.byRoot)
 	p.mu.Unlock()
 	p.roots.prune(minSlot)

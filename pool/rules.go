@@ -63,9 +63,10 @@ type group struct {
 	pos, size uint64
 
 	// aggregate
-	bits    bitfield.Bitlist // the pool's copy
-	msgRoot [32]byte         // hash_tree_root(aggregate_and_proof)
-	outer   [96]byte         // signed_aggregate_and_proof.signature
+	bits      bitfield.Bitlist // the pool's copy
+	attesters []uint64         // the validators of bits, in committee order
+	msgRoot   [32]byte         // hash_tree_root(aggregate_and_proof)
+	outer     [96]byte         // signed_aggregate_and_proof.signature
 }
 
 // ValidateAttestation validates a SingleAttestation received on subnet
@@ -620,6 +621,7 @@ func (p *Pool) queueAggregate(g *group, m *intake, from Peer, sap *attestation.S
 	if participantsKey == nil {
 		return res, false
 	}
+	g.attesters = attestersOf(m.committee, g.bits)
 	selDomain, aapDomain, err := p.aggregateDomains(m.target.Epoch)
 	if err != nil {
 		return rejectf(ErrMalformed, "%w", err), false

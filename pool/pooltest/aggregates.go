@@ -135,10 +135,8 @@ type AggregateMsg struct {
 // an error wrapping WantErr (no error for Accept).
 //
 // The expected verdicts assume that the pool sees no other aggregate of the
-// slot's data and no single attestation of it: a pool that also aggregated
-// the SingleAttestations of a committee may ignore a valid aggregate of that
-// committee with pool.ErrAggregateSeen (the specs' "creation of an
-// equivalent aggregate locally").
+// slot's data than these (single attestations of it do not change them: the
+// superset rule counts the valid gossip aggregates only).
 func (m *AggregateMsg) Matches(r pool.Result) bool {
 	if r.Verdict != m.WantVerdict {
 		return false

@@ -1,0 +1,173 @@
+package pool
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/prysmaticlabs/go-bitfield"
+
+	"github.com/attpool/attpool/attestation"
+)
+
+// What the node gets back from the pool besides verdicts: the indexed form
+// of accepted messages (Result.Indexed), the best aggregate of a committee
+// for the validator API, and the attesters blocks already included, which
+// block packing leaves out.
+
+// ErrInvalidIncluded reports an on-chain attestation given to MarkIncluded
+// that does not fit the committees of its slot.
+var ErrInvalidIncluded = errors.New("attpool/pool: invalid included attestation")
+
+// attestersOf returns the members of committee whose bits are set, in
+// committee order.
+func attestersOf(committee []uint64, b bitfield.Bitlist) []uint64 {
+	out := make([]uint64, 0, b.Count())
+	for i, v := range committee {
+		if b.BitAt(uint64(i)) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// indexedResults fills in the Indexed field of the accepted Results of one
+// batch; the messages of one data share one copy of it.
+type indexedResults struct {
+	data map[[32]byte]*attestation.AttestationData
+}
+
+// add sets res.Indexed for the accepted message of g (attestations and
+// aggregates; nothing for other kinds).
+func (x *indexedResults) add(res *Result, g *group) {
+	if res.Verdict != Accept || (g.kind != kindAttestation && g.kind != kindAggregate) {
+		return
+	}
+	if x.data == nil {
+		x.data = make(map[[32]byte]*attestation.AttestationData)
+	}
+	d := x.data[g.info.root]
+	if d == nil {
+		d = g.data.Copy()
+		x.data[g.info.root] = d
+	}
+	var indices []uint64
+	if g.kind == kindAttestation {
+		indices = []uint64{g.key.index}
+	} else {
+		indices = slices.Clone(g.attesters)
+		slices.Sort(indices)
+	}
+	res.Indexed = &attestation.IndexedAttestation{AttestingIndices: indices, Data: d, Signature: g.sig}
+}
+
+// AggregateAttestation returns the best aggregate the pool holds of
+// committee committeeIndex for the AttestationData of root at slot (the one
+// with the most attesters), as the validator API's aggregate_attestation
+// serves it: an Electra Attestation with that committee's bit set. ok is
+// false if the pool holds none.
+func (p *Pool) AggregateAttestation(slot uint64, root [32]byte, committeeIndex uint64) (att *attestation.Attestation, ok bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	e := p.store.byRoot[root]
+	if e == nil || e.data.Slot != slot {
+		return nil, false
+	}
+	var best *aggregate
+	for _, a := range e.committees[committeeIndex] {
+		if best == nil || a.count > best.count {
+			best = a
+		}
+	}
+	if best == nil {
+		return nil, false
+	}
+	return onChainAggregate(e.data, []uint64{committeeIndex}, []*aggregate{best}), true
+}
+
+// includedBits holds, per committee, the positions of the attesters that
+// blocks already included. A validator attests in one committee an epoch,
+// so its position there names it for the whole target epoch, whatever data
+// it voted for. Guarded by the pool's mutex; the zero value is empty.
+type includedBits struct {
+	byCommittee map[committeeID]bitfield.Bitlist
+}
+
+// maxIncludedCommittees bounds the committees whose included attesters are
+// kept: the four epochs blocks and gossip may still touch (the pool prunes
+// below the previous epoch).
+const maxIncludedCommittees = 4 * 32 * MaxCommitteesPerSlot
+
+// MarkIncluded tells the pool that the attesters of att, an on-chain
+// (Electra) Attestation of a block the node imported, are on chain: block
+// packing no longer counts them, and the pool drops the aggregates they
+// cover entirely. It returns an error wrapping ErrInvalidIncluded if att does
+// not fit the committees of its slot (the node's, through
+// Committees.BeaconCommittee).
+func (p *Pool) MarkIncluded(att *attestation.Attestation) error {
+	if att == nil || att.Data == nil {
+		return fmt.Errorf("%w: no attestation or data", ErrInvalidIncluded)
+	}
+	slot := att.Data.Slot
+	type part struct {
+		index uint64
+		bits  bitfield.Bitlist
+	}
+	var parts []part
+	var off uint64
+	for _, ci := range att.CommitteeBits.BitIndices() {
+		committee, ok := p.node.Committees.BeaconCommittee(slot, uint64(ci))
+		if !ok {
+			return fmt.Errorf("%w: no committee %d at slot %d", ErrInvalidIncluded, ci, slot)
+		}
+		n := uint64(len(committee))
+		if off+n > att.AggregationBits.Len() {
+			return fmt.Errorf("%w: aggregation bits shorter than the committees", ErrInvalidIncluded)
+		}
+		b := bitfield.NewBitlist(n)
+		for i := range n {
+			if att.AggregationBits.BitAt(off + i) {
+				b.SetBitAt(i, true)
+			}
+		}
+		parts = append(parts, part{uint64(ci), b})
+		off += n
+	}
+	if len(parts) == 0 || off != att.AggregationBits.Len() {
+		return fmt.Errorf("%w: aggregation bits do not match the committees", ErrInvalidIncluded)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, pt := range parts {
+		id := committeeID{slot, pt.index}
+		got := p.included.add(id, pt.bits)
+		p.store.dropCovered(id, got)
+	}
+	return nil
+}
+
+// add merges b into the included attesters of committee id and returns
+// them.
+func (x *includedBits) add(id committeeID, b bitfield.Bitlist) bitfield.Bitlist {
+	if x.byCommittee == nil {
+		x.byCommittee = make(map[committeeID]bitfield.Bitlist)
+	}
+	cur := x.byCommittee[id]
+	if cur != nil && cur.Len() == b.Len() {
+		_ = cur.NoAllocOr(b, cur)
+		return cur
+	}
+	if len(x.byCommittee) >= maxIncludedCommittees {
+		dropOldestSlot(x.byCommittee)
+	}
+	cur = slices.Clone(b)
+	x.byCommittee[id] = cur
+	return cur
+}
+
+// prune drops the committees of slots before minSlot.
+func (x *includedBits) prune(minSlot uint64) { dropSlotsBefore(x.byCommittee, minSlot) }
+
+// of returns the included attesters of committee id (nil if none); the
+// caller must not modify them.
+func (x *includedBits) of(id committeeID) bitfield.Bitlist { return x.byCommittee[id] }
