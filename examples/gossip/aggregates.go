@@ -5,7 +5,6 @@ package main
 // shares as the attestations'.
 
 import (
-	"errors"
 	"slices"
 
 	"github.com/attpool/attpool/pool"
@@ -45,32 +44,6 @@ func aggregateFaults(sh shares, n int, cps uint64) map[pooltest.AggregateFault]i
 		}
 	}
 	return out
-}
-
-// beforeSuperset are the faults whose rule the specs list before the
-// superset rule of beacon_aggregate_and_proof ("[IGNORE] A valid aggregate
-// attestation defined by hash_tree_root(aggregate.data) whose
-// aggregation_bits is a non-strict superset has not already been seen (via
-// aggregate gossip, within a verified block, or through the creation of an
-// equivalent aggregate locally)").
-var beforeSuperset = []pooltest.AggregateFault{
-	pooltest.AggNilMessage, pooltest.AggBadBits, pooltest.AggCommitteeIndex, pooltest.AggFutureSlot,
-	pooltest.AggStaleEpoch, pooltest.AggTargetEpoch, pooltest.AggDataIndex, pooltest.AggCommitteeBits,
-	pooltest.AggBitsLength, pooltest.AggNoParticipants,
-}
-
-// aggregateOK reports whether r is a verdict m may get. pooltest's expected
-// verdicts assume a pool that saw no single attestation of the data; a node
-// on m's subnet also aggregated the committee's single attestations, and the
-// superset rule lets it ignore an aggregate its own aggregate contains, as
-// the rules after that one do not run: for such a message, Ignore with
-// pool.ErrAggregateSeen is right too.
-func aggregateOK(m *pooltest.AggregateMsg, subscribed bool, r pool.Result) bool {
-	if m.Matches(r) {
-		return true
-	}
-	return subscribed && r.Verdict == pool.Ignore && errors.Is(r, pool.ErrAggregateSeen) &&
-		!slices.Contains(beforeSuperset, m.Fault)
 }
 
 // participants lists the validators an accepted aggregate of slot covers.
