@@ -32,6 +32,9 @@ type latencyConfig struct {
 	Reps       int
 	Goroutines int // of the burst runs
 	Att        arrival
+	Agg        arrival       // of the aggregates, after their deadline (8 s into the slot)
+	Aggregates bool          // mix every aggregate of the slot into each load
+	AggOffset  time.Duration // from the attestations' deadline to the aggregates' (4 s)
 	Seed       uint64
 	RealTime   bool // do not skip the stretches in which nothing is in flight
 	Log        io.Writer
@@ -58,34 +61,38 @@ type policy struct {
 }
 
 // policies are the pool configurations the benchmark compares, attpool's
-// first. The clients' batch sizes and waits are those of their code (see
-// verifier/baseline for their methods): Prysm flushes its batch every 5 ms
-// or at 1,000 sets; Lighthouse/Grandine and Teku take what is queued when a
-// worker is free, at most 64 and 250; Lodestar waits 50 ms unless 32 sets of
-// one AttestationData are queued, at most 128.
+// first. The clients' batching (pool.BatchFixed: a batch when MinBatch sets
+// are queued or the oldest waited BatchDelay, at most BatchSize) is that of
+// their code, and each verifies with its own method (verifier/baseline):
+// Prysm flushes its batch every 5 ms or at 1,000 sets
+// (beacon-chain/sync/batch_verifier.go); Lighthouse/Grandine take what is
+// queued when a worker is free, at most 64 (beacon_processor); Lodestar
+// waits 50 ms unless 32 sets of one AttestationData are queued, at most 128
+// (network/processor/gossipQueues); Teku takes what is queued when a thread
+// is free, at most 250 (AggregatingSignatureVerificationService).
 func policies() []policy {
 	return []policy{
-		{"attpool", "attpool defaults", func() pool.Config { return pool.Config{} }},
+		{"attpool", "attpool defaults (BatchAdaptive)", func() pool.Config { return pool.Config{} }},
 		{"prysm", "5 ms or 1,000 sets; unblinded per-root sums, distinct-message batch; each alone on failure",
-			clientConfig(1000, 5*time.Millisecond, baseline.Prysm{})},
+			clientConfig(1000, 1000, 5*time.Millisecond, baseline.Prysm{})},
 		{"lighthouse", "no wait, at most 64; distinct-message batch; each alone on failure",
-			clientConfig(64, noWait, baseline.Lighthouse{})},
+			clientConfig(64, 1, 0, baseline.Lighthouse{})},
 		{"lodestar", "32 sets or 50 ms, at most 128; same-root check; each alone on failure",
-			clientConfig(128, 50*time.Millisecond, baseline.Lodestar{})},
+			clientConfig(128, 32, 50*time.Millisecond, baseline.Lodestar{})},
 		{"teku", "no wait, at most 250; distinct-message batch; bisection down to 25, then each alone",
-			clientConfig(250, noWait, baseline.Teku{})},
+			clientConfig(250, 1, 0, baseline.Teku{})},
 	}
 }
 
-// clientConfig is a client's batching (at most size sets, a wait of delay)
-// with its verification method.
-func clientConfig(size int, delay time.Duration, v pool.SignatureVerifier) func() pool.Config {
-	return func() pool.Config { return pool.Config{BatchSize: size, BatchDelay: delay, SignatureVerifier: v} }
+// clientConfig is a client's fixed batching (at most size sets, a batch
+// without waiting at minBatch sets, else after delay; 0: the pool's
+// FixedBatchDelay, which MinBatch 1 never waits for) with its verification
+// method.
+func clientConfig(size, minBatch int, delay time.Duration, v pool.SignatureVerifier) func() pool.Config {
+	return func() pool.Config {
+		return pool.Config{Policy: pool.BatchFixed, BatchSize: size, MinBatch: minBatch, BatchDelay: delay, SignatureVerifier: v}
+	}
 }
-
-// noWait is the least BatchDelay the pool takes (zero means its default):
-// a set is verified as soon as a worker takes it.
-const noWait = time.Nanosecond
 
 // timed is one message of a load and when it arrives, after the
 // attestation deadline (4 s into the slot).
@@ -93,8 +100,56 @@ type timed struct {
 	at    time.Duration
 	att   *attestation.SingleAttestation
 	sub   uint64
-	valid bool
+	agg   *pooltest.AggregateMsg // an aggregate instead of att
+	valid bool                   // of an attestation
 }
+
+// submit sends the message and waits for its verdict.
+func (m *timed) submit(p *pool.Pool) pool.Result {
+	if m.agg != nil {
+		return p.ValidateAggregate(context.Background(), m.agg.Msg)
+	}
+	return p.ValidateAttestation(context.Background(), m.att, m.sub)
+}
+
+// submitAsync sends the message.
+func (m *timed) submitAsync(p *pool.Pool) <-chan pool.Result {
+	if m.agg != nil {
+		return p.ValidateAggregateAsync(context.Background(), m.agg.Msg)
+	}
+	return p.ValidateAttestationAsync(context.Background(), m.att, m.sub)
+}
+
+// ok reports whether r is the verdict the message must get.
+func (m *timed) ok(r pool.Result) bool {
+	if m.agg != nil {
+		return m.agg.Matches(r)
+	}
+	return verdictOK(m.valid, r)
+}
+
+// class is the message's row of the report: its topic and whether it is
+// valid.
+func (m *timed) class() int {
+	switch {
+	case m.agg != nil && m.agg.Fault == pooltest.AggregateValid:
+		return classAggregate
+	case m.agg != nil:
+		return classAggregateInvalid
+	case m.valid:
+		return classValid
+	}
+	return classInvalid
+}
+
+// The classes of messages the report gives latencies of.
+const (
+	classValid = iota
+	classInvalid
+	classAggregate
+	classAggregateInvalid
+	numClasses
+)
 
 // latencyLoad is a load's messages, sorted by arrival.
 type latencyLoad struct {
@@ -104,10 +159,10 @@ type latencyLoad struct {
 
 // runOutcome is what one run of a load through one policy measured.
 type runOutcome struct {
-	messages       int
-	valid, invalid []time.Duration // verdict latencies (not of bursts)
-	wall, cpu      time.Duration
-	wrong          int
+	messages  int
+	latency   [numClasses][]time.Duration // verdict latencies by class (not of bursts)
+	wall, cpu time.Duration
+	wrong     int
 }
 
 // buildLatencyLoads signs the attestations of the slot's committees on the
@@ -142,6 +197,12 @@ func buildLatencyLoads(cfg latencyConfig, net *pooltest.Network) ([]latencyLoad,
 	if err != nil {
 		return nil, err
 	}
+	var gen aggregateGen
+	if cfg.Aggregates {
+		if gen, err = newAggregateGen(net, cfg.Seed, slot); err != nil {
+			return nil, err
+		}
+	}
 	var loads []latencyLoad
 	for li, spec := range cfg.Loads {
 		var base []message
@@ -168,10 +229,40 @@ func buildLatencyLoads(cfg latencyConfig, net *pooltest.Network) ([]latencyLoad,
 			}
 			l.msgs = append(l.msgs, t)
 		}
+		if cfg.Aggregates {
+			aggs, err := gen.Slot(slot, pooltest.SignatureFaults(int(spec.Invalid*float64(gen.count)+0.5)))
+			if err != nil {
+				return nil, err
+			}
+			for i := range aggs {
+				l.msgs = append(l.msgs, timed{at: cfg.AggOffset + cfg.Agg.draw(rng), agg: &aggs[i]})
+			}
+		}
 		slices.SortStableFunc(l.msgs, func(a, b timed) int { return int(a.at - b.at) })
 		loads = append(loads, l)
 	}
 	return loads, nil
+}
+
+// The deadlines of the two topics, into the slot: attestations are sent
+// at 4 s, aggregates at 8 s.
+const (
+	attestationDeadline = 4 * time.Second
+	aggregateDeadline   = 8 * time.Second
+)
+
+// aggregateGen is pooltest's aggregate traffic and the number of
+// aggregates of the slot (for the invalid share).
+type aggregateGen struct {
+	*pooltest.AggregateTraffic
+	count int
+}
+
+func newAggregateGen(net *pooltest.Network, seed uint64, slot uint64) (aggregateGen, error) {
+	g := aggregateGen{AggregateTraffic: pooltest.NewAggregateTraffic(net, pooltest.AggregateConfig{Seed: seed})}
+	clean, err := g.Slot(slot, nil)
+	g.count = len(clean)
+	return g, err
 }
 
 // cpuTime is the process's user and system CPU time so far.
@@ -193,22 +284,20 @@ func measure(pc pool.Config, net *pooltest.Network, l *latencyLoad, send func(p 
 		return runOutcome{}, err
 	}
 	defer p.Close()
-	net.SetSlot(firstSlot, 4*time.Second)
+	net.SetSlot(firstSlot, attestationDeadline)
 	n := len(l.msgs)
 	res, lat := make([]pool.Result, n), make([]time.Duration, n)
 	runtime.GC()
 	cpu0, start := cpuTime(), time.Now()
 	send(p, res, lat)
 	out := runOutcome{messages: n, wall: time.Since(start), cpu: cpuTime() - cpu0}
-	for i, m := range l.msgs {
-		if !verdictOK(m.valid, res[i]) {
+	for i := range l.msgs {
+		m := &l.msgs[i]
+		if !m.ok(res[i]) {
 			out.wrong++
 		}
-		if m.valid {
-			out.valid = append(out.valid, lat[i])
-		} else {
-			out.invalid = append(out.invalid, lat[i])
-		}
+		c := m.class()
+		out.latency[c] = append(out.latency[c], lat[i])
 	}
 	return out, nil
 }
@@ -237,7 +326,7 @@ func runTimed(pc pool.Config, net *pooltest.Network, l *latencyLoad, realTime bo
 			inflight.Add(1)
 			wg.Go(func() {
 				t0 := time.Now()
-				res[i] = p.ValidateAttestation(context.Background(), m.att, m.sub)
+				res[i] = m.submit(p)
 				lat[i] = time.Since(t0)
 				inflight.Add(-1)
 			})
@@ -269,7 +358,7 @@ func runBurst(pc pool.Config, net *pooltest.Network, l *latencyLoad, goroutines 
 			wg.Go(func() {
 				var chans []<-chan pool.Result
 				for i := w; i < len(l.msgs); i += goroutines {
-					chans = append(chans, p.ValidateAttestationAsync(context.Background(), l.msgs[i].att, l.msgs[i].sub))
+					chans = append(chans, l.msgs[i].submitAsync(p))
 				}
 				for k, c := range chans {
 					res[w+k*goroutines] = <-c
@@ -278,6 +367,6 @@ func runBurst(pc pool.Config, net *pooltest.Network, l *latencyLoad, goroutines 
 		}
 		wg.Wait()
 	})
-	o.valid, o.invalid = nil, nil
+	o.latency = [numClasses][]time.Duration{}
 	return o, err
 }

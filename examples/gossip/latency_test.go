@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +19,7 @@ func quickConfig(t *testing.T) latencyConfig {
 		t.Fatal(err)
 	}
 	return latencyConfig{
-		Validators: quickLatency.Validators, Reps: 2, Goroutines: 8, Seed: 5, Att: att,
+		Validators: quickLatency.Validators, Reps: 2, Goroutines: 8, Seed: 5, Att: att, Agg: att, Aggregates: true, AggOffset: quickLatency.AggOffset,
 		Loads:    []loadSpec{{Subnets: 2, Invalid: 0}, {Subnets: 4, Invalid: 0.05}},
 		Policies: []string{"lodestar", "teku"},
 	}
@@ -42,8 +43,8 @@ func TestLatencyQuick(t *testing.T) {
 	}
 	for li, l := range rep.Loads {
 		want := 128 * l.Subnets // committees of 128, one a subnet
-		if l.Messages != want {
-			t.Errorf("load %d: %d messages, want %d", li, l.Messages, want)
+		if l.Messages-l.Aggregates != want || l.Aggregates < 4*8 {
+			t.Errorf("load %d: %d messages, %d aggregates, want %d attestations and the aggregates of 4 committees", li, l.Messages, l.Aggregates, want)
 		}
 		bad := int(l.Invalid*float64(want) + 0.5)
 		for _, p := range l.Policies {
@@ -56,6 +57,9 @@ func TestLatencyQuick(t *testing.T) {
 			}
 			if (bad > 0) != (p.Invalid != nil) || (p.Invalid != nil && p.Invalid.Messages != bad) {
 				t.Errorf("load %d, %s: invalid %+v, want %d", li, p.Policy, p.Invalid, bad)
+			}
+			if p.Aggregate == nil || p.Aggregate.Messages == 0 || (bad > 0) != (p.AggregateInvalid != nil) {
+				t.Errorf("load %d, %s: aggregates %+v, invalid %+v", li, p.Policy, p.Aggregate, p.AggregateInvalid)
 			}
 			if p.CPUPer1000.Median <= 0 || p.WallSeconds.Median <= 0 {
 				t.Errorf("load %d, %s: CPU %+v wall %+v", li, p.Policy, p.CPUPer1000, p.WallSeconds)
@@ -96,13 +100,14 @@ func TestLatencyWrongVerdict(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := &loads[0]
-	l.msgs[3].valid = false
+	i := slices.IndexFunc(l.msgs, func(m timed) bool { return m.agg == nil })
+	l.msgs[i].valid = false
 	o, err := runTimed(policies()[0].config(), net, l, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.wrong != 1 || len(o.invalid) != 1 || o.messages != len(l.msgs) {
-		t.Fatalf("wrong %d, invalid %d, messages %d", o.wrong, len(o.invalid), o.messages)
+	if o.wrong != 1 || len(o.latency[classInvalid]) != 1 || o.messages != len(l.msgs) {
+		t.Fatalf("wrong %d, invalid %d, messages %d", o.wrong, len(o.latency[classInvalid]), o.messages)
 	}
 	if o.wall < l.msgs[len(l.msgs)-1].at-l.msgs[0].at-time.Millisecond {
 		t.Errorf("run of %v for arrivals spread over %v", o.wall, l.msgs[len(l.msgs)-1].at-l.msgs[0].at)

@@ -70,7 +70,7 @@ func writeLatencyCSV(w io.Writer, m benchplot.Machine, r *latencyReport) error {
 			classes := []struct {
 				name string
 				s    *latencySummary
-			}{{"valid", &p.Valid}, {"invalid", p.Invalid}}
+			}{{"valid", &p.Valid}, {"invalid", p.Invalid}, {"aggregate", p.Aggregate}, {"aggregate_invalid", p.AggregateInvalid}}
 			for _, c := range classes {
 				if c.s == nil || c.s.Messages == 0 {
 					continue
@@ -122,7 +122,7 @@ func writeLatencyChart(w io.Writer, m benchplot.Machine, r *latencyReport) error
 	}
 	rows := (len(panels) + panelsPerRow - 1) / panelsPerRow
 	return benchplot.WritePNG(w, latencyWidthPx, titleHeightPx+rows*panelHeightPx, latencyDPI, func(dc draw.Canvas) {
-		title := fmt.Sprintf("attpool latency benchmark: verdict latency of valid messages, medians of %d interleaved runs (bars: min-max)\n%s, %s; arrival lognormal mean %v p95 %v after the deadline",
+		title := fmt.Sprintf("attpool latency benchmark: verdict latency of valid attestations, medians of %d interleaved runs (bars: min-max)\n%s, %s; arrival lognormal mean %v p95 %v after the deadline",
 			r.Reps, r.Date.Format("2006-01-02 15:04 MST"), m.Where(), r.Arrival.Mean, r.Arrival.P95)
 		ts := plot.New().Title.TextStyle
 		ts.XAlign, ts.YAlign = draw.XCenter, draw.YTop
@@ -144,7 +144,7 @@ func writeLatencyChart(w io.Writer, m benchplot.Machine, r *latencyReport) error
 // latencyPanel is one load's panel and its legend.
 func latencyPanel(l loadResult) (*plot.Plot, plot.Legend, error) {
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("%v (%s messages)", l.loadSpec, group(l.Messages))
+	p.Title.Text = fmt.Sprintf("%v (%s attestations, %s aggregates)", l.loadSpec, group(l.Messages-l.Aggregates), group(l.Aggregates))
 	p.Y.Label.Text = "ms, submission to verdict (log)"
 	p.X.Min, p.X.Max = 0.7, 4.3
 	p.X.Tick.Marker = percentileTicks

@@ -14,15 +14,17 @@ import (
 // latencyFlagSet is the flags of -latency (the shared ones, -validators
 // -seed -goroutines -json, are the main job's).
 type latencyFlagSet struct {
-	on        bool
-	loads     string
-	policies  string
-	reps      int
-	mean, p95 time.Duration
-	maxDelay  time.Duration
-	realTime  bool
-	quick     bool
-	reportDir string
+	on              bool
+	loads           string
+	policies        string
+	reps            int
+	mean, p95       time.Duration
+	aggregates      bool
+	aggMean, aggP95 time.Duration
+	maxDelay        time.Duration
+	realTime        bool
+	quick           bool
+	reportDir       string
 }
 
 // Defaults of -latency: mainnet's arrival model and the loads of issue 9's
@@ -33,12 +35,13 @@ const (
 )
 
 // quickLatency is -quick: 16,384 validators (4 committees of 128 a slot),
-// delays of tens of milliseconds, one repetition.
+// delays of tens of milliseconds (the aggregates 40 ms after the
+// attestations), one repetition.
 var quickLatency = struct {
 	latencyConfig
 	loads string
 }{
-	latencyConfig: latencyConfig{Validators: 16384, Reps: 1,
+	latencyConfig: latencyConfig{Validators: 16384, Reps: 1, AggOffset: 40 * time.Millisecond,
 		Att: arrival{Mean: 20 * time.Millisecond, P95: 45 * time.Millisecond, Max: 100 * time.Millisecond}},
 	loads: "4:0,4:0.05,2:0",
 }
@@ -58,6 +61,9 @@ func latencyFlags() *latencyFlagSet {
 	flag.IntVar(&f.reps, "reps", 3, "-latency: interleaved repetitions (medians and ranges are over them)")
 	flag.DurationVar(&f.mean, "mean", 831*time.Millisecond, "-latency: mean delay of an attestation after the deadline (4 s into the slot)")
 	flag.DurationVar(&f.p95, "p95", 1962*time.Millisecond, "-latency: 95th percentile of that delay")
+	flag.BoolVar(&f.aggregates, "aggregates", true, "-latency: mix every aggregate of the slot into each load (sent 8 s into the slot)")
+	flag.DurationVar(&f.aggMean, "agg-mean", 0, "-latency: mean delay of an aggregate after its deadline (8 s into the slot; default -mean: no measurement of its own)")
+	flag.DurationVar(&f.aggP95, "agg-p95", 0, "-latency: 95th percentile of that delay (default -p95)")
 	flag.DurationVar(&f.maxDelay, "max-delay", 4*time.Second, "-latency: longest delay; a longer draw is drawn again")
 	flag.BoolVar(&f.realTime, "realtime", false, "-latency: do not skip the stretches in which no message is in flight")
 	flag.BoolVar(&f.quick, "quick", false, "-latency: a small quick run for tests (16,384 validators, 4 subnets, delays of tens of ms, 1 repetition)")
@@ -73,6 +79,7 @@ func latencyConfigOf(f *latencyFlagSet, main config) (latencyConfig, error) {
 	cfg := latencyConfig{
 		Validators: latencyValidators, Reps: f.reps, Goroutines: main.Goroutines, Seed: main.Seed,
 		RealTime: f.realTime, Log: main.Log, Progress: main.Progress,
+		AggOffset: aggregateDeadline - attestationDeadline,
 	}
 	loads, mean, p95, maxDelay := f.loads, f.mean, f.p95, f.maxDelay
 	if f.quick { // the quick defaults, for the flags not given
@@ -83,6 +90,7 @@ func latencyConfigOf(f *latencyFlagSet, main config) (latencyConfig, error) {
 		pick(set["mean"], &mean, q.Att.Mean)
 		pick(set["p95"], &p95, q.Att.P95)
 		pick(set["max-delay"], &maxDelay, q.Att.Max)
+		cfg.AggOffset = q.AggOffset
 	}
 	if set["validators"] {
 		cfg.Validators = main.Validators
@@ -94,7 +102,18 @@ func latencyConfigOf(f *latencyFlagSet, main config) (latencyConfig, error) {
 	if f.policies != "" {
 		cfg.Policies = strings.Split(f.policies, ",")
 	}
-	cfg.Att, err = newArrival(mean, p95, maxDelay)
+	if cfg.Att, err = newArrival(mean, p95, maxDelay); err != nil {
+		return cfg, err
+	}
+	cfg.Aggregates = f.aggregates
+	aggMean, aggP95 := mean, p95
+	if set["agg-mean"] {
+		aggMean = f.aggMean
+	}
+	if set["agg-p95"] {
+		aggP95 = f.aggP95
+	}
+	cfg.Agg, err = newArrival(aggMean, aggP95, maxDelay)
 	return cfg, err
 }
 

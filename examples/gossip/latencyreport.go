@@ -23,6 +23,7 @@ type latencyReport struct {
 	Validators    uint64       `json:"validators"`
 	Reps          int          `json:"reps"`
 	Arrival       arrival      `json:"arrival_attestation"`
+	AggArrival    *arrival     `json:"arrival_aggregate,omitempty"` // nil: no aggregates
 	SkipIdle      bool         `json:"skip_idle"`
 	Policies      []policy     `json:"policies"`
 	Loads         []loadResult `json:"loads"`
@@ -58,22 +59,25 @@ type latencySummary struct {
 
 // policyResult is one policy on one load.
 type policyResult struct {
-	Policy        string          `json:"policy"`
-	Valid         latencySummary  `json:"valid"`
-	Invalid       *latencySummary `json:"invalid,omitempty"`
-	CPUPer1000    spread          `json:"cpu_seconds_per_1000"`
-	CPUSeconds    spread          `json:"cpu_seconds"`
-	WallSeconds   spread          `json:"wall_seconds"`
-	WrongVerdicts int             `json:"wrong_verdicts"`
+	Policy           string          `json:"policy"`
+	Valid            latencySummary  `json:"valid"`                       // attestations with a valid signature
+	Invalid          *latencySummary `json:"invalid,omitempty"`           // attestations with an invalid one
+	Aggregate        *latencySummary `json:"aggregate,omitempty"`         // valid aggregates
+	AggregateInvalid *latencySummary `json:"aggregate_invalid,omitempty"` // aggregates with an invalid signature
+	CPUPer1000       spread          `json:"cpu_seconds_per_1000"`
+	CPUSeconds       spread          `json:"cpu_seconds"`
+	WallSeconds      spread          `json:"wall_seconds"`
+	WrongVerdicts    int             `json:"wrong_verdicts"`
 }
 
 // loadResult is one load: every policy, and attpool's burst of the same
 // messages.
 type loadResult struct {
 	loadSpec
-	Messages int            `json:"messages"`
-	Policies []policyResult `json:"policies"`
-	Burst    policyResult   `json:"burst_attpool"`
+	Messages   int            `json:"messages"`
+	Aggregates int            `json:"aggregates"`
+	Policies   []policyResult `json:"policies"`
+	Burst      policyResult   `json:"burst_attpool"`
 }
 
 // target is one of issue 9's targets, checked on the medians.
@@ -105,18 +109,20 @@ func summarize(name string, runs []runOutcome) policyResult {
 		r.WrongVerdicts += o.wrong
 	}
 	r.CPUSeconds, r.CPUPer1000, r.WallSeconds = spreadOf(cpu), spreadOf(per), spreadOf(wall)
-	r.Valid = summarizeClass(runs, func(o runOutcome) []time.Duration { return o.valid })
-	if inv := summarizeClass(runs, func(o runOutcome) []time.Duration { return o.invalid }); inv.Messages > 0 {
-		r.Invalid = &inv
+	r.Valid = summarizeClass(runs, classValid)
+	for c, dst := range map[int]**latencySummary{classInvalid: &r.Invalid, classAggregate: &r.Aggregate, classAggregateInvalid: &r.AggregateInvalid} {
+		if s := summarizeClass(runs, c); s.Messages > 0 {
+			*dst = &s
+		}
 	}
 	return r
 }
 
-func summarizeClass(runs []runOutcome, class func(runOutcome) []time.Duration) latencySummary {
+func summarizeClass(runs []runOutcome, class int) latencySummary {
 	var s latencySummary
 	var p50, p90, p99, mx []float64
 	for _, o := range runs {
-		lat := slices.Clone(class(o))
+		lat := slices.Clone(o.latency[class])
 		if len(lat) == 0 {
 			continue
 		}
@@ -186,8 +192,16 @@ func runLatency(cfg latencyConfig) (*latencyReport, error) {
 		Date: start.UTC(), GOMAXPROCS: runtime.GOMAXPROCS(0), Validators: cfg.Validators, Reps: cfg.Reps,
 		Arrival: cfg.Att, SkipIdle: !cfg.RealTime, Policies: pols,
 	}
+	if cfg.Aggregates {
+		rep.AggArrival = &cfg.Agg
+	}
 	for li, l := range loads {
 		lr := loadResult{loadSpec: l.spec, Messages: len(l.msgs)}
+		for _, m := range l.msgs {
+			if m.agg != nil {
+				lr.Aggregates++
+			}
+		}
 		for pi, p := range pols {
 			pr := summarize(p.Name, runs[li][pi])
 			lr.Policies = append(lr.Policies, pr)
@@ -273,6 +287,14 @@ func (s spread) cell() string {
 	return s.cellPrec(0)
 }
 
+// cellOf is the cell of one figure of s, "-" when there is no s.
+func (s *latencySummary) cellOf(fig func(*latencySummary) spread) string {
+	if s == nil {
+		return "-"
+	}
+	return fig(s).cell()
+}
+
 // cellPrec formats a spread with prec decimals.
 func (s spread) cellPrec(prec int) string {
 	f := func(v float64) string { return fmt.Sprintf("%.*f", prec, v) }
@@ -290,22 +312,24 @@ func (r *latencyReport) printTable(w io.Writer) {
 		fmt.Fprint(w, "; idle stretches skipped")
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "latency: submission to verdict, ms; CPU: process user+system seconds per 1,000 messages")
+	if g := r.AggArrival; g != nil {
+		fmt.Fprintf(w, "aggregates: every aggregate of the slot mixed in, arriving after their deadline (8 s) as lognormal, mean %v, p95 %v\n", g.Mean, g.P95)
+	}
+	fmt.Fprintln(w, "latency: submission to verdict, ms (valid/invalid: attestations; agg: aggregates); CPU: process user+system seconds per 1,000 messages")
 	for _, l := range r.Loads {
-		fmt.Fprintf(w, "\n%v: %s attestations\n", l.loadSpec, group(l.Messages))
+		fmt.Fprintf(w, "\n%v: %s attestations, %s aggregates\n", l.loadSpec, group(l.Messages-l.Aggregates), group(l.Aggregates))
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "policy\tvalid p50\tp90\tp99\tmax\tinvalid p50\tp99\tmax\tCPU s/1000\twall s\twrong\t")
+		fmt.Fprintln(tw, "policy\tvalid p50\tp90\tp99\tmax\tinvalid p50\tp99\tagg p50\tp99\tbad agg p99\tCPU s/1000\twall s\twrong\t")
 		for _, p := range l.Policies {
-			inv := []string{"-", "-", "-"}
-			if p.Invalid != nil {
-				inv = []string{p.Invalid.P50.cell(), p.Invalid.P99.cell(), p.Invalid.Max.cell()}
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t\n", p.Policy,
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t\n", p.Policy,
 				p.Valid.P50.cell(), p.Valid.P90.cell(), p.Valid.P99.cell(), p.Valid.Max.cell(),
-				inv[0], inv[1], inv[2], p.CPUPer1000.cellPrec(3), p.WallSeconds.cellPrec(2), p.WrongVerdicts)
+				p.Invalid.cellOf(func(s *latencySummary) spread { return s.P50 }), p.Invalid.cellOf(func(s *latencySummary) spread { return s.P99 }),
+				p.Aggregate.cellOf(func(s *latencySummary) spread { return s.P50 }), p.Aggregate.cellOf(func(s *latencySummary) spread { return s.P99 }),
+				p.AggregateInvalid.cellOf(func(s *latencySummary) spread { return s.P99 }),
+				p.CPUPer1000.cellPrec(3), p.WallSeconds.cellPrec(2), p.WrongVerdicts)
 		}
 		b := l.Burst
-		fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t-\t-\t%s\t%s\t%d\t\n", b.Policy, b.CPUPer1000.cellPrec(3), b.WallSeconds.cellPrec(2), b.WrongVerdicts)
+		fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t-\t-\t-\t-\t%s\t%s\t%d\t\n", b.Policy, b.CPUPer1000.cellPrec(3), b.WallSeconds.cellPrec(2), b.WrongVerdicts)
 		tw.Flush()
 	}
 	fmt.Fprintln(w, "\n(burst: attpool on the same messages, all submitted at once from -goroutines goroutines)")
