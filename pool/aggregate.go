@@ -206,6 +206,8 @@ func (s *aggStore) addAggregate(k aggKey, data *attestation.AttestationData, bit
 			_ = a.bits.NoAllocOr(bits, a.bits)
 			a.count += count
 			a.sig.AddAffine(sig.Point())
+			// Grown, it may contain others of its committee.
+			e.committees[k.committee] = s.dropContained(aggs)
 			return true
 		}
 	}

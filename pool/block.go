@@ -1,6 +1,7 @@
 package pool
 
 import (
+	"encoding/binary"
 	"math/bits"
 	"slices"
 
@@ -32,16 +33,71 @@ func (p *Pool) AttestationsForBlock(slot uint64) []*attestation.Attestation {
 // such as data.source being the current or previous justified checkpoint.
 // includable runs with the pool's lock held and must not call the pool.
 func (p *Pool) AttestationsForBlockWith(slot uint64, includable func(*attestation.AttestationData) bool) []*attestation.Attestation {
-	epoch := p.epochOf(slot)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-
-	type candidate struct {
-		e     *dataEntry
-		slot  uint64
-		index []uint64 // committees, ascending
+	cands := p.packCandidates(slot, includable)
+	var out []*attestation.Attestation
+	for len(out) < MaxAttestationsElectra {
+		best := bestCandidate(cands)
+		if best == nil {
+			break
+		}
+		out = append(out, onChainAggregate(best.e.data, best.index, best.pick))
+		for k, a := range best.pick {
+			if a != nil {
+				_ = best.cov[k].NoAllocOr(a.bits, best.cov[k])
+			}
+		}
+		// Coverage is per (slot, committee): only the data of best's slot
+		// changed.
+		for _, c := range cands {
+			if c.slot == best.slot {
+				c.bound()
+			}
+		}
 	}
-	var cands []*candidate
+	return out
+}
+
+// bestCandidate returns the candidate of the highest gain (the first of
+// equal ones), nil if none adds an attester. Candidates not evaluated count
+// with an upper bound of their gain, evaluated when they come first: the
+// choice is the one evaluating them all would make.
+func bestCandidate(cands []*packCandidate) *packCandidate {
+	for {
+		var best *packCandidate
+		for _, c := range cands {
+			if c.gain > 0 && (best == nil || c.gain > best.gain) {
+				best = c
+			}
+		}
+		if best == nil || best.exact {
+			return best
+		}
+		best.evaluate()
+	}
+}
+
+// packCandidate is the data of one entry of the store as block packing sees
+// it: its committees, the attesters of each already covered (by the chain or
+// by the attestations chosen before; shared by the data of a slot), and its
+// best on-chain aggregate now, one aggregate per committee, with its gain.
+type packCandidate struct {
+	e     *dataEntry
+	slot  uint64
+	index []uint64           // committees, ascending
+	cov   []bitfield.Bitlist // covered attesters of index[k]
+	pick  []*aggregate       // the aggregate of index[k] adding the most (nil: none adds any)
+	gain  int                // attesters pick adds, or a bound of it if not exact
+	exact bool               // pick and gain are evaluated against cov
+}
+
+// packCandidates returns the candidates of a block of slot, evaluated, in a
+// deterministic order (newest slot first, then by data root) so that ties
+// go the same way every time.
+func (p *Pool) packCandidates(slot uint64, includable func(*attestation.AttestationData) bool) []*packCandidate {
+	epoch := p.epochOf(slot)
+	var cands []*packCandidate
 	for _, e := range p.store.byRoot {
 		ds := e.data.Slot
 		if ds+MinAttestationInclusionDelay > slot {
@@ -53,7 +109,7 @@ func (p *Pool) AttestationsForBlockWith(slot uint64, includable func(*attestatio
 		if includable != nil && !includable(e.data) {
 			continue
 		}
-		c := &candidate{e: e, slot: ds}
+		c := &packCandidate{e: e, slot: ds}
 		for ci, aggs := range e.committees {
 			if len(aggs) > 0 {
 				c.index = append(c.index, ci)
@@ -62,85 +118,79 @@ func (p *Pool) AttestationsForBlockWith(slot uint64, includable func(*attestatio
 		slices.Sort(c.index)
 		cands = append(cands, c)
 	}
-	// Deterministic order among equal gains.
-	slices.SortFunc(cands, func(a, b *candidate) int {
+	slices.SortFunc(cands, func(a, b *packCandidate) int {
 		if a.slot != b.slot {
 			return int(int64(b.slot) - int64(a.slot))
 		}
 		return slices.Compare(a.e.root[:], b.e.root[:])
 	})
-
-	// covered holds the attesters already included, per (slot, committee),
-	// by the chain (MarkIncluded) or by the attestations chosen before: a
-	// validator attests once per epoch, in one committee, so its position
-	// there names it.
+	// covered holds the attesters already included, per (slot, committee):
+	// a validator attests once per epoch, in one committee, so its position
+	// there names it, whatever data it voted for.
 	covered := make(map[committeeID]bitfield.Bitlist)
 	for _, c := range cands {
-		for _, ci := range c.index {
-			id := committeeID{c.slot, ci}
-			if inc := p.included.of(id); inc != nil && covered[id] == nil {
-				covered[id] = slices.Clone(inc)
-			}
-		}
-	}
-	gain := func(c *candidate, ci uint64, a *aggregate) int {
-		cov := covered[committeeID{c.slot, ci}]
-		if cov == nil {
-			return a.count
-		}
-		return newBits(a.bits, cov)
-	}
-
-	var out []*attestation.Attestation
-	for len(out) < MaxAttestationsElectra {
-		best, bestGain := -1, 0
-		var bestPick []*aggregate
-		for i, c := range cands {
-			total := 0
-			pick := make([]*aggregate, len(c.index))
-			for k, ci := range c.index {
-				g := 0
-				for _, a := range c.e.committees[ci] {
-					if n := gain(c, ci, a); n > g {
-						g, pick[k] = n, a
-					}
-				}
-				total += g
-			}
-			if total > bestGain {
-				best, bestGain, bestPick = i, total, pick
-			}
-		}
-		if best < 0 {
-			break
-		}
-		c := cands[best]
-		out = append(out, onChainAggregate(c.e.data, c.index, bestPick))
+		c.cov = make([]bitfield.Bitlist, len(c.index))
+		c.pick = make([]*aggregate, len(c.index))
 		for k, ci := range c.index {
-			a := bestPick[k]
-			if a == nil {
-				continue
+			id := committeeID{c.slot, ci}
+			cov := covered[id]
+			if cov == nil {
+				if inc := p.included.of(id); inc != nil {
+					cov = slices.Clone(inc)
+				} else {
+					cov = bitfield.NewBitlist(c.e.committees[ci][0].bits.Len())
+				}
+				covered[id] = cov
 			}
-			key := committeeID{c.slot, ci}
-			if cov := covered[key]; cov != nil {
-				_ = cov.NoAllocOr(a.bits, cov)
-			} else {
-				cov = make(bitfield.Bitlist, len(a.bits))
-				copy(cov, a.bits)
-				covered[key] = cov
-			}
+			c.cov[k] = cov
 		}
+		c.bound()
 	}
-	return out
+	return cands
 }
 
-// newBits counts the bits of a not in cov (bitlists of one length).
+// bound sets c's gain to an upper bound, cheap to compute: per committee,
+// the largest aggregate's count, at most the attesters not covered.
+func (c *packCandidate) bound() {
+	c.gain, c.exact = 0, false
+	for k, ci := range c.index {
+		most := 0
+		for _, a := range c.e.committees[ci] {
+			most = max(most, a.count)
+		}
+		if free := int(c.cov[k].Len() - c.cov[k].Count()); free < most {
+			most = free
+		}
+		c.gain += most
+	}
+}
+
+// evaluate finds c's best on-chain aggregate against the coverage.
+func (c *packCandidate) evaluate() {
+	c.gain, c.exact = 0, true
+	for k, ci := range c.index {
+		g := 0
+		c.pick[k] = nil
+		for _, a := range c.e.committees[ci] {
+			if n := newBits(a.bits, c.cov[k]); n > g {
+				g, c.pick[k] = n, a
+			}
+		}
+		c.gain += g
+	}
+}
+
+// newBits counts the bits of a not in cov (bitlists of one length; 0 for
+// lengths that differ), eight bytes at a time.
 func newBits(a, cov bitfield.Bitlist) int {
 	if len(a) != len(cov) {
 		return 0
 	}
-	n := 0
-	for i := range a {
+	n, i := 0, 0
+	for ; i+8 <= len(a); i += 8 {
+		n += bits.OnesCount64(binary.LittleEndian.Uint64(a[i:]) &^ binary.LittleEndian.Uint64(cov[i:]))
+	}
+	for ; i < len(a); i++ {
 		n += bits.OnesCount8(a[i] &^ cov[i])
 	}
 	return n
