@@ -26,17 +26,19 @@ var aggregateFamilies = map[family][]pooltest.AggregateFault{
 // n aggregates and cps committees gets: the invalid share spread over the
 // three signatures, every other family's share over its kinds (at least one
 // each when the share is not zero). An index out of range needs fewer than
-// 64 committees.
-func aggregateFaults(sh shares, n int, cps uint64) map[pooltest.AggregateFault]int {
+// 64 committees. pooltest's faults follow the Electra rules: under the Gloas
+// rules (gloas) a data index of 1 is not rejected for itself, so that fault
+// is left out.
+func aggregateFaults(sh shares, n int, cps uint64, gloas bool) map[pooltest.AggregateFault]int {
 	out := map[pooltest.AggregateFault]int{}
 	if sh.Invalid > 0 {
 		out = pooltest.SignatureFaults(familyCount(sh.Invalid, n, 1))
 	}
 	for fam, share := range map[family]float64{famMalformed: sh.Malformed, famWindow: sh.Window, famDuplicate: sh.Duplicates} {
 		kinds := aggregateFamilies[fam]
-		if cps >= pool.MaxCommitteesPerSlot {
-			kinds = slices.DeleteFunc(slices.Clone(kinds), func(f pooltest.AggregateFault) bool { return f == pooltest.AggCommitteeIndex })
-		}
+		kinds = slices.DeleteFunc(slices.Clone(kinds), func(f pooltest.AggregateFault) bool {
+			return (f == pooltest.AggCommitteeIndex && cps >= pool.MaxCommitteesPerSlot) || (f == pooltest.AggDataIndex && gloas)
+		})
 		for _, f := range kinds {
 			if c := familyCount(share, n, len(kinds)); c > 0 {
 				out[f] = c

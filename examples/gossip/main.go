@@ -22,8 +22,12 @@
 // SignedAggregateAndProof of the slot (pooltest's mainnet-shaped traffic:
 // about 16 aggregators a committee, each seeing 85-100% of it), with
 // aggregate faults of the same shares (aggregates.go), the two topics
-// arriving mixed. -subnets 0 sends aggregates only. The report gives the
-// figures of each topic (topics).
+// arriving mixed. -subnets 0 sends aggregates only. -ptc adds the Gloas
+// payload_attestation_message topic (ptc.go): every member of the slot's
+// PTC votes on the slot's block (two thirds payload present), the -invalid
+// share with another member's signature; the Gloas rules then apply from
+// the simulated epoch on. The report gives the figures of each topic
+// (topics).
 //
 // The messages are submitted to the pool's gossip intake
 // (ValidateAttestationAsync) from -goroutines goroutines, the late copies
@@ -76,7 +80,8 @@ import (
 type config struct {
 	Validators uint64
 	Slots      int
-	Subnets    int // the node's subnets: 0 to Subnets-1 (0: aggregates only)
+	Subnets    int  // the node's subnets: 0 to Subnets-1 (0: aggregates only)
+	PTC        bool // also the payload_attestation_message topic, under the Gloas rules
 	Shares     shares
 	Seed       uint64
 	Goroutines int
@@ -95,6 +100,7 @@ func main() {
 	var cfg config
 	flag.Uint64Var(&cfg.Validators, "validators", 1<<18, "number of validators (262,144: 64 committees of 128 per slot; 1,048,576: of 512)")
 	flag.IntVar(&cfg.Slots, "slots", 1, "number of slots to simulate")
+	flag.BoolVar(&cfg.PTC, "ptc", false, "also send the payload_attestation_message topic (the PTC's votes on the slot's block), with the Gloas rules from the simulated epoch on")
 	flag.IntVar(&cfg.Subnets, "subnets", pool.AttestationSubnetCount, "the node's attestation subnets (0 to n-1; 0: aggregates only); every aggregate of the slot is sent")
 	flag.Float64Var(&cfg.Shares.Invalid, "invalid", 0.01, "share of attestations with an invalid signature")
 	flag.Float64Var(&cfg.Shares.Invalid, "faults", 0.01, "alias of -invalid")
@@ -171,7 +177,7 @@ func run(cfg config) (*report, error) {
 	first, _ := e.net.Committees.BeaconCommittee(firstSlot, 0)
 	rep := &report{
 		Validators: cfg.Validators, Slots: cfg.Slots, Subnets: cfg.Subnets, CommitteesPerSlot: cps, CommitteeSize: len(first),
-		Topics: map[string]*topicSummary{}, AggregateFaults: map[string]faultSummary{},
+		Topics: map[string]*topicSummary{}, AggregateFaults: map[string]faultSummary{}, ptc: cfg.PTC,
 		GOMAXPROCS: runtime.GOMAXPROCS(0), Goroutines: cfg.Goroutines, Seed: cfg.Seed, Shares: cfg.Shares,
 	}
 
@@ -188,6 +194,9 @@ func run(cfg config) (*report, error) {
 		signers = append(signers, attestersOn(e.net, slot, uint64(cfg.Subnets))...)
 		for _, x := range pl.extra {
 			signers = append(signers, x.validator)
+		}
+		if cfg.PTC {
+			signers = append(signers, e.ptcMembers(slot)...)
 		}
 	}
 	t0 := time.Now()
@@ -218,7 +227,13 @@ func run(cfg config) (*report, error) {
 			}
 			bar.Add(1)
 		}
-		e.loads = append(e.loads, sg.inject(clean, pl, extra, cfg.Seed))
+		l := sg.inject(clean, pl, extra, cfg.Seed)
+		if cfg.PTC {
+			if l.ptcClean, l.ptcGossip, err = sg.signPTC(pl.slot, e.ptcMembers(pl.slot), cfg.Shares.Invalid, cfg.Seed); err != nil {
+				return nil, err
+			}
+		}
+		e.loads = append(e.loads, l)
 	}
 	bar.Done()
 	rep.SignSeconds = time.Since(t0).Seconds()
@@ -233,7 +248,7 @@ func run(cfg config) (*report, error) {
 		if l.aggClean, err = gen.Slot(l.slot, nil); err != nil {
 			return nil, err
 		}
-		if l.aggGossip, err = gen.Slot(l.slot, aggregateFaults(cfg.Shares, len(l.aggClean), cps)); err != nil {
+		if l.aggGossip, err = gen.Slot(l.slot, aggregateFaults(cfg.Shares, len(l.aggClean), cps, cfg.PTC)); err != nil {
 			return nil, err
 		}
 	}

@@ -126,7 +126,13 @@ func TestRun(t *testing.T) {
 // aggregate fault was injected and found.
 func checkTopics(t *testing.T, rep *report, cfg config) {
 	t.Helper()
-	for _, name := range topicNames {
+	for i, name := range topicNames {
+		if i == topicPTC && !cfg.PTC {
+			if rep.Topics[name] != nil {
+				t.Errorf("topic %s without -ptc", name)
+			}
+			continue
+		}
 		tp := rep.Topics[name]
 		if tp == nil || tp.Messages == 0 || tp.CleanMessages == 0 || tp.WrongVerdicts != 0 ||
 			tp.WallSeconds <= 0 || tp.FaultsWallSeconds <= 0 || (cfg.Baseline && tp.BaselineWallSeconds <= 0) {
@@ -161,6 +167,27 @@ func TestAggregatesOnly(t *testing.T) {
 	if a := rep.Topics["aggregate"]; a.Messages == 0 || a.WrongVerdicts != 0 || a.WallSeconds <= 0 {
 		t.Fatalf("aggregate topic %+v", a)
 	}
+}
+
+// TestPTC runs the main job with the payload_attestation_message topic: the
+// PTC's votes next to both other topics, under the Gloas rules.
+func TestPTC(t *testing.T) {
+	cfg := small()
+	cfg.Slots, cfg.PTC = 1, true
+	rep, err := run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tableOf(t, rep)
+	if rep.WrongVerdicts != 0 {
+		t.Fatalf("%d wrong verdicts: %+v", rep.WrongVerdicts, rep.Wrong)
+	}
+	// 2 committees of 128: the PTC of 512 names each member twice.
+	p := rep.Topics["payload_attestation"]
+	if p == nil || p.Messages != 256 || p.CleanMessages != 256 || p.WrongVerdicts != 0 || p.FaultsWallSeconds <= 0 {
+		t.Fatalf("payload_attestation topic %+v", p)
+	}
+	checkTopics(t, rep, cfg)
 }
 
 // tableOf returns r's table, logged.

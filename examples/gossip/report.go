@@ -72,6 +72,7 @@ type report struct {
 	TotalSeconds     float64      `json:"total_seconds"`
 
 	ruleVerdict map[string]string // the verdict each rule of Rules gave
+	ptc         bool              // the run has the payload_attestation_message topic
 }
 
 // topicSummary is one topic's part of every run: messages of the gossip
@@ -94,6 +95,9 @@ type topicSummary struct {
 // verdicts.
 func (r *report) addTopics(o outcome, set func(*topicSummary, topicOutcome)) {
 	for tp, name := range topicNames {
+		if tp == topicPTC && !r.ptc {
+			continue
+		}
 		t := r.Topics[name]
 		if t == nil {
 			t = &topicSummary{}
@@ -214,7 +218,7 @@ func (r *report) printTable(w io.Writer) {
 	}
 	tw.Flush()
 
-	fmt.Fprintf(w, "\nTopics (node on %d subnets; every aggregate of the slot; the two arrive mixed)\n", r.Subnets)
+	fmt.Fprintf(w, "\nTopics (node on %d subnets; every aggregate of the slot; the topics arrive mixed)\n", r.Subnets)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "  topic\tmessages\tclean wall\tgossip wall\tper-sig clean\tper-sig gossip\twrong\t")
 	for _, name := range topicNames {

@@ -122,6 +122,9 @@ type slotLoad struct {
 	// The slot's aggregates: every aggregator's, valid (aggClean), and with
 	// the faults of the shares (aggGossip).
 	aggClean, aggGossip []pooltest.AggregateMsg
+	// With -ptc, the slot's payload attestations, valid and with the
+	// invalid share.
+	ptcClean, ptcGossip []ptcMsg
 }
 
 // shares are the fractions of a slot's attestations turned into faults of

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -47,10 +49,11 @@ type outcome struct {
 const (
 	topicAttestation = iota
 	topicAggregate
+	topicPTC
 	numTopics
 )
 
-var topicNames = [numTopics]string{"attestation", "aggregate"}
+var topicNames = [numTopics]string{"attestation", "aggregate", "payload_attestation"}
 
 // topicOutcome is one topic's part of a pass: its messages, its wall time
 // (first submission of the slot to the topic's last verdict, summed over
@@ -79,44 +82,60 @@ const maxWrongListed = 50
 type item struct {
 	att *message
 	agg *pooltest.AggregateMsg
+	ptc *ptcMsg
 }
 
 func (it item) topic() int {
-	if it.agg != nil {
+	switch {
+	case it.agg != nil:
 		return topicAggregate
+	case it.ptc != nil:
+		return topicPTC
 	}
 	return topicAttestation
 }
 
 func (it item) late() bool {
-	if it.agg != nil {
+	switch {
+	case it.agg != nil:
 		return it.agg.Late
+	case it.ptc != nil:
+		return false
 	}
 	return it.att.late
 }
 
 func (it item) send(p *pool.Pool) <-chan pool.Result {
-	if it.agg != nil {
+	switch {
+	case it.agg != nil:
 		return p.ValidateAggregateAsync(context.Background(), it.agg.Msg)
+	case it.ptc != nil:
+		return p.ValidatePayloadAttestationAsync(context.Background(), it.ptc.msg)
 	}
 	return p.ValidateAttestationAsync(context.Background(), it.att.att, it.att.subnet)
 }
 
-// mix lists a slot's attestations and aggregates in one order, the
-// aggregates spread evenly among the attestations: the two topics arrive
+// mix lists a slot's messages of every topic in one order, each topic's
+// spread evenly over it (message i of n at (i+1)/(n+1)): the topics arrive
 // mixed.
-func mix(atts []message, aggs []pooltest.AggregateMsg) []item {
-	out := make([]item, 0, len(atts)+len(aggs))
-	a := 0
-	for g := range aggs {
-		// Aggregate g goes after (g+1)/(len(aggs)+1) of the attestations.
-		for ; a < (g+1)*len(atts)/(len(aggs)+1); a++ {
-			out = append(out, item{att: &atts[a]})
-		}
-		out = append(out, item{agg: &aggs[g]})
+func mix(atts []message, aggs []pooltest.AggregateMsg, ptcs []ptcMsg) []item {
+	type placed struct {
+		at float64
+		it item
 	}
-	for ; a < len(atts); a++ {
-		out = append(out, item{att: &atts[a]})
+	var all []placed
+	add := func(n int, it func(i int) item) {
+		for i := range n {
+			all = append(all, placed{float64(i+1) / float64(n+1), it(i)})
+		}
+	}
+	add(len(atts), func(i int) item { return item{att: &atts[i]} })
+	add(len(aggs), func(i int) item { return item{agg: &aggs[i]} })
+	add(len(ptcs), func(i int) item { return item{ptc: &ptcs[i]} })
+	slices.SortStableFunc(all, func(a, b placed) int { return cmp.Compare(a.at, b.at) })
+	out := make([]item, len(all))
+	for i, p := range all {
+		out[i] = p.it
 	}
 	return out
 }
@@ -128,23 +147,23 @@ func mix(atts []message, aggs []pooltest.AggregateMsg) []item {
 func (e *env) runLoad(o runOpts) (outcome, error) {
 	out := outcome{verdicts: map[string]int{"accept": 0, "ignore": 0, "reject": 0}, rules: map[string]int{}, ruleVerdict: map[string]string{},
 		aggFaults: map[string]*struct{ injected, found int }{}}
-	pick := func(l *slotLoad) ([]message, []pooltest.AggregateMsg) {
+	pick := func(l *slotLoad) ([]message, []pooltest.AggregateMsg, []ptcMsg) {
 		if o.gossip {
-			return l.gossip, l.aggGossip
+			return l.gossip, l.aggGossip, l.ptcGossip
 		}
-		return l.clean, l.aggClean
+		return l.clean, l.aggClean, l.ptcClean
 	}
 	total := 0
 	for i := range e.loads {
-		atts, aggs := pick(&e.loads[i])
-		total += len(atts) + len(aggs)
+		atts, aggs, ptcs := pick(&e.loads[i])
+		total += len(atts) + len(aggs) + len(ptcs)
 	}
 	var before runtime.MemStats
 	if o.measureMem {
 		runtime.GC()
 		runtime.ReadMemStats(&before)
 	}
-	p, err := pool.New(o.cfg, e.net.Node())
+	p, err := pool.New(o.cfg, e.node())
 	if err != nil {
 		return out, err
 	}
@@ -153,8 +172,8 @@ func (e *env) runLoad(o runOpts) (outcome, error) {
 	bar := newProgress(e.cfg.Progress, o.label, total)
 	for i := range e.loads {
 		l := &e.loads[i]
-		atts, aggs := pick(l)
-		items := mix(atts, aggs)
+		atts, aggs, ptcs := pick(l)
+		items := mix(atts, aggs, ptcs)
 		e.net.SetSlot(l.slot, 4*time.Second)
 		var early, late []int
 		for j := range items {
@@ -286,6 +305,21 @@ func (e *env) tallyItems(out *outcome, run string, slot uint64, items []item, re
 	var attResults []pool.Result
 	for j, it := range items {
 		r := results[j]
+		if it.ptc != nil {
+			if !it.ptc.ok(r) {
+				out.topics[topicPTC].wrong++
+				out.nWrong++
+				if len(out.wrong) < maxWrongListed {
+					want := "accept"
+					if !it.ptc.valid {
+						want = "reject (invalid_payload_attestation_signature)"
+					}
+					out.wrong = append(out.wrong, wrongVerdict{Run: run, Slot: slot, Message: j, Kind: "payload_attestation",
+						Validator: int64(it.ptc.msg.ValidatorIndex), Want: want, Got: describe(r)})
+				}
+			}
+			continue
+		}
 		if it.agg == nil {
 			atts, attResults = append(atts, *it.att), append(attResults, r)
 			if it.att.kind == valid && r.Verdict == pool.Accept {
