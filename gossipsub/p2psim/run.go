@@ -1,0 +1,270 @@
+package p2psim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/attpool/attpool/gossipsub"
+	"github.com/attpool/attpool/pool"
+)
+
+// Run publishes the phases in turn, each message from its source, and
+// waits after each phase until every expected validation has happened, or
+// until no validation or drop has been recorded for idle, or ctx ends.
+func (n *Net) Run(ctx context.Context, phases []Phase, idle time.Duration) (*Result, error) {
+	var all []*Msg
+	for p := range phases {
+		for i := range phases[p].Msgs {
+			m := &phases[p].Msgs[i]
+			if m.Source < 0 || m.Source >= len(n.Sources) {
+				return nil, fmt.Errorf("%w: source %d of %d", ErrConfig, m.Source, len(n.Sources))
+			}
+			m.ID = messageID(m)
+			n.rec.expect(m.ID)
+			all = append(all, m)
+		}
+	}
+	for p := range phases {
+		phases[p].Clock()
+		if err := n.publish(ctx, phases[p].Msgs); err != nil {
+			return nil, err
+		}
+		n.waitPhase(ctx, all, idle)
+	}
+	// Two score inspections after the last event.
+	select {
+	case <-ctx.Done():
+	case <-time.After(250 * time.Millisecond):
+	}
+	return n.result(all), nil
+}
+
+// publish sends msgs, each source's in order, all sources at once.
+func (n *Net) publish(ctx context.Context, msgs []Msg) error {
+	bySource := make([][]*Msg, len(n.Sources))
+	for i := range msgs {
+		bySource[msgs[i].Source] = append(bySource[msgs[i].Source], &msgs[i])
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, len(n.Sources))
+	for s, ms := range bySource {
+		wg.Go(func() {
+			for _, m := range ms {
+				m.published = time.Now()
+				if err := n.Sources[s].topics[m.Topic].Publish(ctx, m.Data); err != nil {
+					errs[s] = fmt.Errorf("attpool/gossipsub/p2psim: publish: %w", err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// waitPhase waits until the validations expected so far have all happened,
+// or nothing new happened for idle, or ctx ends.
+func (n *Net) waitPhase(ctx context.Context, all []*Msg, idle time.Duration) {
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	last, lastChange := -1, time.Now()
+	for {
+		count := n.rec.eventCount()
+		if count != last {
+			last, lastChange = count, time.Now()
+		}
+		if n.allValidated(all) || time.Since(lastChange) > idle {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// allValidated reports whether every published message has the
+// validations it expects.
+func (n *Net) allValidated(all []*Msg) bool {
+	done := true
+	for _, m := range all {
+		if m.published.IsZero() || m.Want.Dedup {
+			continue
+		}
+		want, entry := 1, n.cfg.Sources[m.Source]
+		if m.Want.Verdict == pool.Accept {
+			want = len(n.Hosts)
+		}
+		n.rec.with(m.ID, func(e *msgEvents) {
+			got := 0
+			for h := range n.Hosts {
+				if e.outcome[h] != nil || e.dropped[h] != "" {
+					got++
+				}
+			}
+			if got < want && (m.Want.Verdict == pool.Accept || e.outcome[entry] == nil) {
+				done = false
+			}
+		})
+		if !done {
+			return false
+		}
+	}
+	return true
+}
+
+// Hop is the delivery latency of accepted messages at one distance from
+// their source: Hop 1 is the entry host.
+type Hop struct {
+	Hop           int
+	Count         int
+	P50, P90, Max time.Duration
+}
+
+// Result is what a Run observed.
+type Result struct {
+	Hosts    int
+	Messages int
+	// Verdicts counts, per validating host, the validations by rule
+	// ("accept", "invalid_signature", "undecodable", ...).
+	Verdicts []map[string]int
+	// Wrong lists the validations whose outcome is not the expected one,
+	// and the expected validations that did not happen (for the honest
+	// sources' messages).
+	Wrong []string
+	// Forwarded lists the messages not accepted that a host other than
+	// their entry host received or validated.
+	Forwarded []string
+	// RouterDropped counts the messages the entry host's router dropped
+	// before the validator (by reason: "validation throttled",
+	// "validation queue full", ...), and ScoreDropped those it received
+	// but neither validated nor traced (a source below the gossip or
+	// graylist threshold), and Deduplicated the copies dropped by
+	// message-id as expected.
+	RouterDropped map[string]int
+	ScoreDropped  int
+	Deduplicated  int
+	// Hops is the delivery latency per hop, from publication to the
+	// router's delivery (the pool's verdict included).
+	Hops []Hop
+	// SourceScores is each source's peer score at its entry host at the end.
+	SourceScores []float64
+}
+
+// Check returns an error naming every wrong verdict, missing validation,
+// forwarded invalid message and router drop.
+func (r *Result) Check() error {
+	var errs []error
+	for _, w := range r.Wrong {
+		errs = append(errs, errors.New(w))
+	}
+	for _, f := range r.Forwarded {
+		errs = append(errs, errors.New(f))
+	}
+	for reason, c := range r.RouterDropped {
+		errs = append(errs, fmt.Errorf("%d messages dropped by a router: %s", c, reason))
+	}
+	if r.ScoreDropped > 0 {
+		errs = append(errs, fmt.Errorf("%d messages dropped for their source's score", r.ScoreDropped))
+	}
+	return errors.Join(errs...)
+}
+
+func (n *Net) result(all []*Msg) *Result {
+	r := &Result{Hosts: len(n.Hosts), Messages: len(all), RouterDropped: make(map[string]int)}
+	for range n.Hosts {
+		r.Verdicts = append(r.Verdicts, make(map[string]int))
+	}
+	hops := make(map[int][]time.Duration)
+	for _, m := range all {
+		n.rec.with(m.ID, func(e *msgEvents) { n.judge(r, m, e, hops) })
+	}
+	for h := 1; h <= len(n.Hosts); h++ {
+		if d := hops[h]; len(d) > 0 {
+			slices.Sort(d)
+			r.Hops = append(r.Hops, Hop{Hop: h, Count: len(d), P50: d[len(d)/2], P90: d[len(d)*9/10], Max: d[len(d)-1]})
+		}
+	}
+	n.rec.mu.Lock()
+	for s, e := range n.cfg.Sources {
+		r.SourceScores = append(r.SourceScores, n.rec.score[e][n.Sources[s].Host.ID()])
+	}
+	n.rec.mu.Unlock()
+	return r
+}
+
+// judge adds message m's events to r.
+func (n *Net) judge(r *Result, m *Msg, e *msgEvents, hops map[int][]time.Duration) {
+	if m.Want.Dedup {
+		// The copy shares the original's id and events: the original's
+		// single validation per host (checked below) shows it was dropped.
+		r.Deduplicated++
+		return
+	}
+	entry := n.cfg.Sources[m.Source]
+	name := fmt.Sprintf("%s %s %x from source %d", m.Kind, m.Label, m.ID[:4], m.Source)
+	for h := range n.Hosts {
+		if o := e.outcome[h]; o != nil {
+			r.Verdicts[h][rule(o.Result)]++
+			if e.validated[h] > 1 {
+				r.Wrong = append(r.Wrong, fmt.Sprintf("%s: validated %d times at host %d", name, e.validated[h], h))
+			}
+			if !matches(m.Want, o.Result) {
+				r.Wrong = append(r.Wrong, fmt.Sprintf("%s: host %d: %v, want %v (%v)", name, h, o.Result, m.Want.Verdict, m.Want.Err))
+			}
+		}
+		if d := e.dropped[h]; d != "" {
+			r.RouterDropped[d]++
+		}
+	}
+	switch {
+	case m.Want.Verdict == pool.Accept:
+		for h := range n.Hosts {
+			if e.outcome[h] == nil {
+				r.Wrong = append(r.Wrong, fmt.Sprintf("%s: not validated at host %d", name, h))
+				continue
+			}
+			if !e.delivered[h].IsZero() {
+				hop := Distance(entry, h) + 1
+				hops[hop] = append(hops[hop], e.delivered[h].Sub(m.published))
+			}
+		}
+	default:
+		for h := range n.Hosts {
+			if h != entry && (e.received[h] > 0 || e.outcome[h] != nil) {
+				r.Forwarded = append(r.Forwarded, fmt.Sprintf("%s: reached host %d past its entry host %d", name, h, entry))
+			}
+		}
+		if e.outcome[entry] == nil && e.dropped[entry] == "" {
+			if e.received[entry] > 0 {
+				r.ScoreDropped++
+			} else {
+				r.Wrong = append(r.Wrong, name+": never reached its entry host")
+			}
+		}
+	}
+}
+
+// rule names an outcome for the verdict tables.
+func rule(res pool.Result) string {
+	if errors.Is(res.Err, gossipsub.ErrUndecodable) || errors.Is(res.Err, gossipsub.ErrPayloadTooLarge) {
+		return "undecodable"
+	}
+	return res.Rule()
+}
+
+// matches reports whether res is the verdict want asks for.
+func matches(want Expect, res pool.Result) bool {
+	if res.Verdict != want.Verdict {
+		return false
+	}
+	if want.Err == nil {
+		return res.Err == nil
+	}
+	return errors.Is(res.Err, want.Err)
+}
