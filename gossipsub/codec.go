@@ -31,9 +31,10 @@ var (
 	// validation) messages containing an incorrect type, or invalid
 	// payload."
 	ErrUndecodable = errors.New("attpool/gossipsub: undecodable payload")
-	// ErrPayloadTooLarge: the payload decompresses to more than
-	// MAX_PAYLOAD_SIZE bytes (it is refused before decompression).
-	ErrPayloadTooLarge = errors.New("attpool/gossipsub: payload larger than MAX_PAYLOAD_SIZE")
+	// ErrPayloadTooLarge: the payload would decompress to more than
+	// MAX_PAYLOAD_SIZE bytes (it is refused before decompression). It
+	// wraps ErrUndecodable.
+	ErrPayloadTooLarge = fmt.Errorf("%w: larger than MAX_PAYLOAD_SIZE", ErrUndecodable)
 )
 
 // decompress undoes snappy block compression, refusing a payload that

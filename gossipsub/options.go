@@ -149,9 +149,10 @@ const (
 // PeerScore returns the peer-scoring setup of a beacon node for the
 // aggregate topic and the given attestation subnets of digest:
 //
-//   - thresholds as Prysm and Lighthouse set them: gossip -4000, publish
-//     -8000, graylist -16000 (below it every RPC of the peer is dropped),
-//     accept PX 100, opportunistic graft 5;
+//   - thresholds as Prysm and Lighthouse set them: gossip -4000 (no gossip
+//     to or from the peer), publish -8000 (not published to), graylist
+//     -16000 (every RPC of the peer dropped before validation), accept PX
+//     100, opportunistic graft 5;
 //   - per topic, P1 (time in mesh, a slot quantum, capped after an hour) and
 //     P2 (first deliveries, decaying over an epoch) bounded as above, P3 (mesh
 //     deliveries) off, as clients leave it off where traffic is bursty;

@@ -42,7 +42,7 @@ func TestLoopbackSlot(t *testing.T) {
 		Subnets:    subnets,
 		Digest:     digest,
 		Validators: gossipsub.Config{Timeout: 30 * time.Second},
-		Score:      permissiveScore(digest, subnets),
+		Score:      p2psim.PermissiveScore(digest, subnets),
 		Setup:      30 * time.Second,
 	})
 	if err != nil {
@@ -98,18 +98,5 @@ func TestLoopbackSlot(t *testing.T) {
 	// honest sources' first deliveries earned them a positive one.
 	if s := res.SourceScores; s[faulty] >= 0 || s[honestA] <= 0 || s[honestB] <= 0 {
 		t.Errorf("source scores %v: want the faulty one negative and the honest ones positive", s)
-	}
-}
-
-// permissiveScore is the client's peer scoring with thresholds no score
-// reaches, so that every message of the faulty source is validated and its
-// verdict checked (examples/p2p runs the client's thresholds).
-func permissiveScore(digest gossipsub.ForkDigest, subnets []uint64) func() *gossipsub.Score {
-	return func() *gossipsub.Score {
-		s := gossipsub.PeerScore(digest, subnets, 12*time.Second)
-		th := *s.Thresholds
-		th.GossipThreshold, th.PublishThreshold, th.GraylistThreshold = -1e15, -2e15, -3e15
-		s.Thresholds = &th
-		return s
 	}
 }

@@ -47,7 +47,7 @@ type Outcome struct {
 	// ID is the message-id (MessageID).
 	ID string
 	// Result is the pool's verdict; an undecodable payload is a Reject
-	// wrapping ErrUndecodable or ErrPayloadTooLarge, not seen by the pool.
+	// wrapping ErrUndecodable, not seen by the pool.
 	Result pool.Result
 	// Validation is what the router was told.
 	Validation pubsub.ValidationResult

@@ -327,3 +327,22 @@ func Distance(a, b int) int {
 	}
 	return b - a
 }
+
+// ClientScore is the peer scoring of a beacon node (gossipsub.PeerScore) for
+// Config.Score.
+func ClientScore(digest gossipsub.ForkDigest, subnets []uint64) func() *gossipsub.Score {
+	return func() *gossipsub.Score { return gossipsub.PeerScore(digest, subnets, 12*time.Second) }
+}
+
+// PermissiveScore is ClientScore with thresholds no score reaches, so that
+// every message of a faulty source is validated and its verdict can be
+// checked; the scores are still computed.
+func PermissiveScore(digest gossipsub.ForkDigest, subnets []uint64) func() *gossipsub.Score {
+	return func() *gossipsub.Score {
+		s := gossipsub.PeerScore(digest, subnets, 12*time.Second)
+		th := *s.Thresholds
+		th.GossipThreshold, th.PublishThreshold, th.GraylistThreshold = -1e15, -2e15, -3e15
+		s.Thresholds = &th
+		return s
+	}
+}

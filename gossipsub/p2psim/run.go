@@ -30,7 +30,7 @@ func (n *Net) Run(ctx context.Context, phases []Phase, idle time.Duration) (*Res
 	}
 	for p := range phases {
 		phases[p].Clock()
-		if err := n.publish(ctx, phases[p].Msgs); err != nil {
+		if err := n.publish(ctx, phases[p].Msgs, phases[p].Spread); err != nil {
 			return nil, err
 		}
 		n.waitPhase(ctx, all, idle)
@@ -43,8 +43,9 @@ func (n *Net) Run(ctx context.Context, phases []Phase, idle time.Duration) (*Res
 	return n.result(all), nil
 }
 
-// publish sends msgs, each source's in order, all sources at once.
-func (n *Net) publish(ctx context.Context, msgs []Msg) error {
+// publish sends msgs, each source's in order and spaced over spread, all
+// sources at once.
+func (n *Net) publish(ctx context.Context, msgs []Msg, spread time.Duration) error {
 	bySource := make([][]*Msg, len(n.Sources))
 	for i := range msgs {
 		bySource[msgs[i].Source] = append(bySource[msgs[i].Source], &msgs[i])
@@ -53,7 +54,15 @@ func (n *Net) publish(ctx context.Context, msgs []Msg) error {
 	errs := make([]error, len(n.Sources))
 	for s, ms := range bySource {
 		wg.Go(func() {
-			for _, m := range ms {
+			start := time.Now()
+			for k, m := range ms {
+				if wait := time.Until(start.Add(spread * time.Duration(k) / time.Duration(len(ms)))); wait > 0 {
+					select {
+					case <-ctx.Done():
+						return
+					case <-time.After(wait):
+					}
+				}
 				m.published = time.Now()
 				if err := n.Sources[s].topics[m.Topic].Publish(ctx, m.Data); err != nil {
 					errs[s] = fmt.Errorf("attpool/gossipsub/p2psim: publish: %w", err)
@@ -152,6 +161,10 @@ type Result struct {
 	// Hops is the delivery latency per hop, from publication to the
 	// router's delivery (the pool's verdict included).
 	Hops []Hop
+	// Validation is, per validating host, the time its validators took
+	// (decoding and the pool's verdict), over every validated message; its
+	// Hop field is the host's index.
+	Validation []Hop
 	// SourceScores is each source's peer score at its entry host at the end.
 	SourceScores []float64
 }
@@ -181,13 +194,25 @@ func (n *Net) result(all []*Msg) *Result {
 		r.Verdicts = append(r.Verdicts, make(map[string]int))
 	}
 	hops := make(map[int][]time.Duration)
+	took := make(map[int][]time.Duration)
 	for _, m := range all {
-		n.rec.with(m.ID, func(e *msgEvents) { n.judge(r, m, e, hops) })
+		n.rec.with(m.ID, func(e *msgEvents) {
+			n.judge(r, m, e, hops)
+			for h, o := range e.outcome {
+				if o != nil && !m.Want.Dedup {
+					took[h] = append(took[h], o.Took)
+				}
+			}
+		})
 	}
 	for h := 1; h <= len(n.Hosts); h++ {
 		if d := hops[h]; len(d) > 0 {
-			slices.Sort(d)
-			r.Hops = append(r.Hops, Hop{Hop: h, Count: len(d), P50: d[len(d)/2], P90: d[len(d)*9/10], Max: d[len(d)-1]})
+			r.Hops = append(r.Hops, percentiles(h, d))
+		}
+	}
+	for h := range n.Hosts {
+		if d := took[h]; len(d) > 0 {
+			r.Validation = append(r.Validation, percentiles(h, d))
 		}
 	}
 	n.rec.mu.Lock()
@@ -250,9 +275,14 @@ func (n *Net) judge(r *Result, m *Msg, e *msgEvents, hops map[int][]time.Duratio
 	}
 }
 
+func percentiles(label int, d []time.Duration) Hop {
+	slices.Sort(d)
+	return Hop{Hop: label, Count: len(d), P50: d[len(d)/2], P90: d[len(d)*9/10], Max: d[len(d)-1]}
+}
+
 // rule names an outcome for the verdict tables.
 func rule(res pool.Result) string {
-	if errors.Is(res.Err, gossipsub.ErrUndecodable) || errors.Is(res.Err, gossipsub.ErrPayloadTooLarge) {
+	if errors.Is(res.Err, gossipsub.ErrUndecodable) {
 		return "undecodable"
 	}
 	return res.Rule()

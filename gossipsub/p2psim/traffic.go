@@ -46,6 +46,10 @@ type Phase struct {
 	Name  string
 	Clock func()
 	Msgs  []Msg
+	// Spread spaces each source's messages evenly over this time (zero:
+	// as fast as the router takes them), as a slot's traffic arrives over
+	// about a second rather than at once.
+	Spread time.Duration
 }
 
 // TrafficConfig configures Traffic.
@@ -68,6 +72,8 @@ type TrafficConfig struct {
 	// AggregateFaults is the number of aggregates of each fault kind of
 	// pooltest (but nil_message, which SSZ cannot carry).
 	AggregateFaults int
+	// Spread is each phase's Spread.
+	Spread time.Duration
 	// Honest are the sources of the valid and IGNORE messages (round-robin),
 	// Faulty the source of the REJECT ones.
 	Honest []int
@@ -91,9 +97,9 @@ func Traffic(net *pooltest.Network, digest gossipsub.ForkDigest, cfg TrafficConf
 		return nil, nil, err
 	}
 	phases := []Phase{
-		{Name: "attestations", Clock: func() { net.SetSlot(cfg.Slot, 4*time.Second) }, Msgs: atts},
-		{Name: "aggregates", Clock: func() { net.SetSlot(cfg.Slot+1, 8*time.Second) }, Msgs: aggs},
-		{Name: "late aggregates", Clock: func() {}, Msgs: late},
+		{Name: "attestations", Clock: func() { net.SetSlot(cfg.Slot, 4*time.Second) }, Msgs: atts, Spread: cfg.Spread},
+		{Name: "aggregates", Clock: func() { net.SetSlot(cfg.Slot+1, 8*time.Second) }, Msgs: aggs, Spread: cfg.Spread},
+		{Name: "late aggregates", Clock: func() {}, Msgs: late, Spread: cfg.Spread},
 	}
 	return phases, subnets, nil
 }
@@ -174,7 +180,7 @@ func undecodable(valid []Msg, cfg TrafficConfig, rng *rand.Rand) []Msg {
 			for j := range data {
 				data[j] = byte(rng.Uint32())
 			}
-			data[0] = 0xff // a varint length past MAX_PAYLOAD_SIZE: never valid snappy
+			data[0] = 0xff // a length varint that goes on: a bad block, or past MAX_PAYLOAD_SIZE
 		} else {
 			label = "truncated_ssz"
 			raw, err := snappy.Decode(nil, m.Data)
