@@ -42,6 +42,20 @@ void blst_final_exp(blst_fp12 *ret, const blst_fp12 *f);
 bool blst_fp12_is_one(const blst_fp12 *a);
 bool blst_fp12_is_equal(const blst_fp12 *a, const blst_fp12 *b);
 void blst_fp12_conjugate(blst_fp12 *a);
+void blst_fp12_cyclotomic_sqr(blst_fp12 *ret, const blst_fp12 *a);
+const blst_fp12 *blst_fp12_one(void);
+
+// attpool_gt_exp sets *ret = a^k for a value a of GT (the cyclotomic
+// subgroup, after the final exponentiation) and a little-endian k of nbits
+// bits: square-and-multiply from the top bit.
+static void attpool_gt_exp(blst_fp12 *ret, const blst_fp12 *a, const byte *k, size_t nbits) {
+	blst_fp12 acc = *blst_fp12_one();
+	for (size_t i = nbits; i-- > 0;) {
+		blst_fp12_cyclotomic_sqr(&acc, &acc);
+		if ((k[i / 8] >> (i % 8)) & 1) blst_fp12_mul(&acc, &acc, a);
+	}
+	*ret = acc;
+}
 
 // attpool_miller_loop_n multiplies the Miller loops of n pairs into *ret.
 static void attpool_miller_loop_n(blst_fp12 *ret, const blst_p2_affine *qs,
@@ -143,6 +157,10 @@ func finalExp(out, f *blst.Fp12)     { C.blst_final_exp(cFp12(out), cFp12(f)) }
 func fp12IsOne(f *blst.Fp12) bool    { return bool(C.blst_fp12_is_one(cFp12(f))) }
 func fp12Equal(a, b *blst.Fp12) bool { return bool(C.blst_fp12_is_equal(cFp12(a), cFp12(b))) }
 func fp12Conjugate(f *blst.Fp12)     { C.blst_fp12_conjugate(cFp12(f)) }
+
+func gtExp(out, a *blst.Fp12, k []byte, nbits int) {
+	C.attpool_gt_exp(cFp12(out), cFp12(a), (*C.byte)(unsafe.Pointer(&k[0])), C.size_t(nbits))
+}
 
 func finalExpIsOne(f *blst.Fp12) bool {
 	var t blst.Fp12

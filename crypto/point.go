@@ -281,6 +281,21 @@ func (a *GT) IsOne() bool { return fp12IsOne(&a.f) }
 // Equal reports whether a and b are equal.
 func (a *GT) Equal(b *GT) bool { return fp12Equal(&a.f, &b.f) }
 
+// Exp returns a^k for a value a of GT (the result of [GT.FinalExp]) and a
+// little-endian scalar k of nbits bits (only the first nbits bits are read,
+// and no more than k holds; nbits <= 0 gives one). It uses cyclotomic
+// squaring, which is only right for values of GT: do not call it on a
+// Miller loop's output.
+func (a *GT) Exp(k []byte, nbits int) GT {
+	nbits = min(nbits, 8*len(k))
+	if nbits <= 0 {
+		return GTOne()
+	}
+	var out GT
+	gtExp(&out.f, &a.f, k, nbits)
+	return out
+}
+
 // Conjugate sets a to its conjugate and returns a. For a value of GT (after
 // the final exponentiation) that is its inverse.
 func (a *GT) Conjugate() *GT { fp12Conjugate(&a.f); return a }

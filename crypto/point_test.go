@@ -731,3 +731,30 @@ func TestMillerLoop(t *testing.T) {
 		t.Error("1 * e(pk,H) * e(-g1,sig) != 1")
 	}
 }
+
+// TestGTExp: e(P, Q)^k equals e(kP, Q) for scalars of several sizes, and
+// small edge cases (k = 0, 1, nbits 0).
+func TestGTExp(t *testing.T) {
+	g1, g2 := G1Generator(), G2Generator()
+	ml := MillerLoop([]G1Affine{g1}, []G2Affine{g2})
+	e := ml.FinalExp()
+	for _, k := range [][]byte{{0}, {1}, {2}, {13}, {0xff, 0x7f}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}} {
+		nbits := 8 * len(k)
+		p := g1.Jacobian()
+		p.Mul(k, nbits)
+		var want GT
+		if p.IsInfinity() {
+			want = GTOne()
+		} else {
+			pa := p.Affine()
+			m := MillerLoop([]G1Affine{pa}, []G2Affine{g2})
+			want = m.FinalExp()
+		}
+		if got := e.Exp(k, nbits); !got.Equal(&want) {
+			t.Errorf("e(g1, g2)^%x differs from e(k*g1, g2)", k)
+		}
+	}
+	if got := e.Exp([]byte{5}, 0); !got.IsOne() {
+		t.Error("nbits 0 did not give one")
+	}
+}

@@ -1,6 +1,7 @@
 package verifier
 
 import (
+	"math"
 	"math/bits"
 
 	"github.com/attpool/attpool/crypto"
@@ -400,17 +401,43 @@ func (c *call) weighted(lo, hi int, sc []byte, nbits int) node {
 	return nd
 }
 
-// findPower returns the j in [1, s] with A^j == B, or 0.
+// findPower returns the j in [1, s] with A^j == B, or 0, for values of GT:
+// by baby steps and giant steps (about 2*sqrt(s) multiplications) when s is
+// large, one by one otherwise.
 func findPower(A, B crypto.GT, s int) int {
-	cur := A
-	for j := 1; j <= s; j++ {
-		if cur.Equal(&B) {
-			return j
+	if s <= bsgsMin {
+		cur := A
+		for j := 1; j <= s; j++ {
+			if cur.Equal(&B) {
+				return j
+			}
+			cur.Mul(&A)
 		}
+		return 0
+	}
+	b := int(math.Ceil(math.Sqrt(float64(s))))
+	baby := make(map[crypto.GT]int, b)
+	cur := A
+	for j := 1; j <= b; j++ {
+		baby[cur] = j
 		cur.Mul(&A)
+	}
+	// cur is A^(b+1); the giant step is A^-b.
+	giant := cur
+	giant.Mul(A.Conjugate()) // A^b (A is its own copy here)
+	giant.Conjugate()
+	g := B
+	for i := 0; i*b < s; i++ {
+		if j, ok := baby[g]; ok && i*b+j <= s {
+			return i*b + j
+		}
+		g.Mul(&giant)
 	}
 	return 0
 }
+
+// bsgsMin: findPower steps one by one up to this many exponents.
+const bsgsMin = 32
 
 // mulSmall sets dst = x * w for a little-endian x (dst has room).
 func mulSmall(dst, x []byte, w uint64) {

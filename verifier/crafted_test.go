@@ -221,3 +221,89 @@ func TestBatchInG2Infinity(t *testing.T) {
 		}
 	}
 }
+
+// TestFindPower: the baby-step giant-step search finds every exponent in
+// [1, s] and nothing beyond, for s on both sides of bsgsMin.
+func TestFindPower(t *testing.T) {
+	g1, g2 := crypto.G1Generator(), crypto.G2Generator()
+	ml := crypto.MillerLoop([]crypto.G1Affine{g1}, []crypto.G2Affine{g2})
+	A := ml.FinalExp()
+	for _, s := range []int{1, 5, bsgsMin, bsgsMin + 1, 100, 2048} {
+		for _, j := range []int{1, 2, s / 2, s - 1, s, s + 1, s + 7} {
+			if j < 1 {
+				continue
+			}
+			B := A.Exp([]byte{byte(j), byte(j >> 8)}, 16)
+			want := j
+			if j > s {
+				want = 0
+			}
+			if got := findPower(A, B, s); got != want {
+				t.Errorf("s=%d, B=A^%d: findPower %d, want %d", s, j, got, want)
+			}
+		}
+	}
+}
+
+// TestWeightedByRounds: the public-weight sums from pair rounds equal the
+// multi-scalar multiplication's, over ranges that cut through groups.
+func TestWeightedByRounds(t *testing.T) {
+	v := newVerifier(t, 64)
+	sets := append(sameRoot(t, 150, 0), sameRoot(t, 170, 0)...)
+	c := &call{v: v, sets: sets, out: make([]bool, len(sets)), settled: make([]bool, len(sets))}
+	c.decode()
+	c.pks, c.pts = c.points()
+	for _, r := range [][3]int{{0, 0, 320}, {10, 40, 300}, {100, 140, 160}} {
+		base, lo, hi := r[0], r[1], r[2]
+		got := c.weightedByRounds(base, lo, hi)
+		nbits := 9
+		nb := 2
+		w := make([]byte, (hi-lo)*nb)
+		for k := range hi - lo {
+			x := lo + k - base + 1
+			w[k*nb], w[k*nb+1] = byte(x), byte(x>>8)
+		}
+		want := c.weighted(lo, hi, w, nbits)
+		if !got.S.Equal(&want.S) || len(got.P) != len(want.P) {
+			t.Fatalf("range %v: signature sums differ", r)
+		}
+		for x := range got.P {
+			if !got.P[x].Equal(&want.P[x]) {
+				t.Fatalf("range %v: key sum of group %d differs", r, got.gLo+x)
+			}
+		}
+	}
+}
+
+// TestLocateCrafted: signatures shifted by points of G2 chosen to fool the
+// locate step's public weights. Shifting the sets of weights 1 and 3 by the
+// same D makes the weighted value (1+3)D twice the plain one (2D): the
+// weights name the valid set of weight 2. Shifting three neighbours by D
+// names an invalid set whose term leaves more behind (peeling). A pair
+// shifted by D and -D cancels in the plain values; the check under the
+// secret scalars catches it.
+func TestLocateCrafted(t *testing.T) {
+	v := newVerifier(t, 64)
+	base := sameRoot(t, 600, 0)
+	D := randomG2(t)
+	for _, tc := range []struct {
+		name  string
+		shift map[int]*crypto.G2
+	}{
+		{"weights 1 and 3 name weight 2", map[int]*crypto.G2{0: &D, 2: &D}},
+		{"three neighbours", map[int]*crypto.G2{0: &D, 1: &D, 2: &D}},
+		{"cancelling pair", map[int]*crypto.G2{3: &D, 4: neg(D)}},
+		{"fooling pair and others", map[int]*crypto.G2{70: &D, 72: &D, 300: neg(D), 599: &D}},
+	} {
+		sets := append([]Set(nil), base...)
+		var changed []int
+		for i, S := range tc.shift {
+			sets[i].Signature = shifted(t, sets[i].Signature, S)
+			changed = append(changed, i)
+		}
+		before := v.Stats()
+		checkChanged(t, v, sets, changed...)
+		s := v.Stats()
+		t.Logf("%s: %d checks, %d alone, %d located", tc.name, s.Checks-before.Checks, s.Individual-before.Individual, s.Located-before.Located)
+	}
+}

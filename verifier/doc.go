@@ -63,25 +63,34 @@
 //     spread over the workers, and one final exponentiation for the whole
 //     call. If it holds, every set is accepted.
 //  4. Otherwise finds the invalid sets. A failing call of at least 256
-//     candidates first tries the locate step: it is cut into parts of about
-//     64 whose unweighted values (plain sums, batch-affine) show which parts
-//     hold invalid sets; in each failing part the exponentiation method of
-//     Law and Matt (weights 1..s, one more pairing, then comparing A^j with
-//     the weighted value) names a suspect; each suspect's own one-set check
-//     under the call's scalars decides it; and the value of the call less
-//     the invalid suspects and the parts left unresolved (the call's value
-//     over theirs) accepts the rest when it is one. Unresolved parts, and a
-//     call whose rest fails (crafted signatures can fool the public
-//     weights), are bisected: a large call is split into parts of about 64
-//     at once, then level by level every failing range is halved, the left
+//     candidates runs the locate step, on plain values (unweighted sums,
+//     batch-affine, one pairing each) and public weights: first the
+//     exponentiation method of Law and Matt on the whole call (weights
+//     1..m, one more pairing; B = A^j names the set when it is the only
+//     invalid one); otherwise the call is cut into parts of about 64 whose
+//     plain values show which hold invalid sets, and each failing part
+//     names a suspect the same way, or is halved (its left half's values
+//     computed, the right half's by division) when no weight matches. Each
+//     suspect's own one-set check decides it; an invalid one's term is
+//     divided out of its range's values, so a range with several invalid
+//     sets gives them up one by one. The call less the invalid sets found
+//     is then checked under the call's secret scalars (its value is the
+//     call's over the found sets' terms, no new pairing) and accepts every
+//     other set; when the search needs a second level, the call less the
+//     ranges still searched is checked the same way first, so most valid
+//     sets are answered early. If that final check fails (crafted
+//     signatures can fool the public weights), the call is bisected with
+//     the secret scalars: a large call is split into parts of about 64 at
+//     once, then level by level every failing range is halved, the left
 //     halves' sums computed with the same scalars and checked in parallel,
 //     and each right half's sums are its parent's less its left half's. A
-//     passing half is accepted whole at once; a failing range likely to hold
-//     a single invalid set tries the exponentiation method with the secret
-//     scalars, its suspect decided by its one-set check. Ranges of at most 4
-//     sets are checked one by one, in parallel; so is everything left once
-//     bisection has spent 15% of what checking every set alone would cost,
-//     which happens when invalid sets are many.
+//     passing half is accepted whole at once; a failing range likely to
+//     hold a single invalid set tries the exponentiation method with the
+//     secret scalars, its suspect decided by its one-set check. Ranges of
+//     at most 4 sets are checked one by one, in parallel; so is everything
+//     left once bisection has spent 15% of what checking every set alone
+//     would cost (the locate step: 50%), which happens when invalid sets
+//     are many.
 //
 // A planner compares estimated costs: a small call (by its cost model,
 // fewer than about 40 signatures at 64 bits or 80 at 128) skips the fused

@@ -7,118 +7,460 @@ import (
 )
 
 // locateMin is the least number of candidates of a failing call for which
-// locateAll runs before bisection.
+// locateAll runs before bisection: below it, the parts' plain values cost
+// more than bisection's multi-scalar multiplications save.
 const locateMin = 256
 
-// locatePartSize is the size of the parts locateAll splits a call into.
+// locatePartSize is the size of the parts locateAll splits a call into: at
+// 1% invalid, most failing parts then hold one invalid set, which the
+// public weights name with a single pairing.
 const locatePartSize = 64
 
-// locateAll finds the invalid sets of a failing call (whole, with its sums
-// and value under the call's secret scalars) cheaply:
+// locateBudget is the share of the cost of checking every candidate alone
+// that locateAll's search may spend before checking the sets of its failing
+// ranges one by one: its cost per invalid set is about four pairings, so it
+// pays up to about one invalid set in eight.
+const locateBudget = 0.5
+
+// pnode is a failing range of locateAll's search. A is its plain value
+// prod_k e(pk_k, H(m_k)) * e(-g1, s_k) (not one) and B, when hasB, its
+// value under the public weights w_k = k-base+1; both are taken after the
+// final exponentiation, with the terms of the invalid sets already found in
+// the range (peeled) divided out.
+type pnode struct {
+	lo, hi, base int
+	A, B         crypto.GT
+	hasB         bool
+	peeled       []peel
+}
+
+// peel is an invalid set found inside a pnode: candidate k, with the value
+// d of its own one-set check (its term of the node's plain value).
+type peel struct {
+	k int
+	d crypto.GT
+}
+
+// locateAll finds the invalid sets of a failing call (whole, with its value
+// under the call's secret scalars) cheaply, deciding every verdict by a
+// check that covers it:
 //
 //  1. The call is cut into parts of about locatePartSize; each part's plain
-//     value prod_k e(pk_k, H(m_k)) * e(-g1, s_k) (unweighted sums, by
-//     batch-affine addition) is not one exactly when the part holds an
-//     invalid set (the points are in G2), or, rarely, when invalid sets
-//     cancel, which step 4 catches.
-//  2. In each failing part, the exponentiation method with the public
-//     weights w_k = 1..s (a 6-bit multi-scalar multiplication and one
-//     pairing) names a suspect when the part holds one invalid set; a part
-//     where no weight matches stays unresolved.
-//  3. Each suspect i gets its one-set check under the call's scalars,
-//     V_i = e(r_i pk_i, H) * e(-g1, r_i s_i), which decides it: invalid when
-//     V_i is not one. A valid suspect (the weights were fooled) leaves its
-//     part unresolved. Each unresolved part gets its value U_p under the
-//     call's scalars.
-//  4. The call less the invalid suspects and the unresolved parts has the
-//     value A / (prod V_i * prod U_p), by bilinearity the pairing product of
-//     its sums under the call's scalars; when it is one, that check accepts
-//     every set in it. The unresolved parts are bisected with their values.
-//     Otherwise (crafted signatures, which then only cost time) locateAll
-//     reports false and the caller bisects the whole call.
+//     value (unweighted sums, by batch-affine addition, and one pairing) is
+//     not one exactly when the part holds an invalid set (the points are in
+//     G2), or, rarely, when invalid sets cancel, which step 4 catches.
+//  2. In each failing range, the exponentiation method with the public
+//     weights w_k = k-base+1 (a 7-bit multi-scalar multiplication and one
+//     pairing) names a suspect i when B = A^w_i. A range where no weight
+//     matches holds two or more invalid sets: it is halved (the left half's
+//     plain and weighted values computed, the right half's by division).
+//  3. Each suspect's unblinded one-set check d_i decides it. An invalid
+//     suspect's term leaves its range's values (A/d_i, B/d_i^w_i), and the
+//     range is done when that leaves one; a valid suspect (the weights were
+//     fooled) sends its range to be halved. Ranges of at most
+//     individualBelow sets, and everything once the search has spent its
+//     budget, are checked one by one.
+//  4. The call less the invalid sets found has the value
+//     A / prod_i d_i^(r_i) under the call's secret scalars (by bilinearity,
+//     the pairing product of its sums); when it is one, that check accepts
+//     every set not yet decided. Otherwise (crafted signatures, which then
+//     only cost time) locateAll reports false and the caller bisects.
 //
-// The plain values and public weights only choose the suspects: no verdict
-// rests on them.
+// The plain values and public weights only steer the search: sets are
+// rejected by their own one-set checks, and accepted by their own or by
+// step 4's check.
 func (c *call) locateAll(whole node) bool {
-	m := whole.hi - whole.lo
-	k := max(4, m/locatePartSize)
-	if !c.reserve(1 + k) { // the rest's check, and each unresolved part's
+	if !c.reserve(1) { // step 4's check
 		return false
 	}
-	parts := make([]node, k)
-	vals := make([]crypto.GT, k)
+	m := whole.hi - whole.lo
+	k := max(4, m/locatePartSize)
+	var found []peel // invalid sets, with their one-set values
+	if c.wholeFirst(whole, k) {
+		var done bool
+		if found, done = c.tryWhole(whole); done {
+			return c.acceptRest(whole, found)
+		}
+	}
+	parts := make([]pnode, k)
 	c.v.w.forEach(k, 1, func(x int) {
-		parts[x] = c.plainSums(whole.lo+x*m/k, whole.lo+(x+1)*m/k)
-		vals[x] = c.valueSerial(parts[x])
+		lo, hi := whole.lo+x*m/k, whole.lo+(x+1)*m/k
+		parts[x] = pnode{lo: lo, hi: hi, base: lo, A: c.valueSerial(c.plainSums(lo, hi))}
 	})
-	var failing []int
-	for x := range parts {
-		if !vals[x].IsOne() {
-			failing = append(failing, x)
-		}
-	}
-	// Suspects and their one-set checks, in parallel.
-	named := make([]int, len(failing)) // candidate index, or -1: unresolved
-	own := make([]crypto.GT, len(failing))
-	c.v.w.forEach(len(failing), 1, func(y int) {
-		x := failing[y]
-		if named[y] = c.name(parts[x], vals[x]); named[y] >= 0 {
-			own[y] = c.valueSerial(c.sums(named[y], named[y]+1, nil, nil))
-		}
-	})
-	c.spent += float64(k+2*len(failing)) * c.checkCost(whole)
-	var open []int // failing parts left unresolved
-	rest := whole.A
-	for y, x := range failing {
-		i := named[y]
-		if i < 0 || own[y].IsOne() {
-			if i >= 0 {
-				c.settle(c.cand[i], true)
+	c.spent += float64(k) * c.checkCost(whole)
+	budget := c.spent + locateBudget*float64(m)*(2*costMiller+costFinalExp)
+	var frontier []pnode
+	for _, p := range parts {
+		for _, f := range found { // the whole call's suspect, if invalid
+			if p.lo <= f.k && f.k < p.hi {
+				p.A.Mul(inverse(f.d))
+				p.peeled = append(p.peeled, f)
 			}
-			open = append(open, x)
-			continue
 		}
-		c.settle(c.cand[i], false)
-		inv := own[y]
-		rest.Mul(inv.Conjugate())
+		if !p.A.IsOne() {
+			frontier = append(frontier, p)
+		}
 	}
-	unresolved := make([]node, len(open))
-	uvals := make([]crypto.GT, len(open))
-	c.v.w.forEach(len(open), 1, func(y int) {
-		p := parts[open[y]]
-		unresolved[y] = c.sums(p.lo, p.hi, nil, nil)
-		uvals[y] = c.valueSerial(unresolved[y])
+	for level := 0; len(frontier) > 0; level++ {
+		if c.spent > budget {
+			found = append(found, c.aloneAll(frontier)...)
+			break
+		}
+		if level == 1 && c.reserve(1) {
+			c.acceptOutside(whole, found, frontier)
+		}
+		var next []pnode
+		next, found = c.searchLevel(frontier, found)
+		frontier = next
+	}
+	return c.acceptRest(whole, found)
+}
+
+// acceptOutside accepts at once, while the search goes on, the sets outside
+// the ranges still searched when the call less those ranges and the invalid
+// sets found outside them checks under the call's secret scalars: its value
+// is whole.A / (prod_i d_i^(r_i) * prod_p U_p), with U_p each range's own
+// value under the scalars (one multi-scalar multiplication and pairing per
+// range: the ranges still searched are few, those holding several invalid
+// sets).
+func (c *call) acceptOutside(whole node, found []peel, open []pnode) {
+	us := make([]crypto.GT, len(open))
+	c.v.w.forEach(len(open), 1, func(x int) {
+		us[x] = c.valueSerial(c.sums(open[x].lo, open[x].hi, nil, nil))
 	})
-	for y := range open {
-		c.spent += float64(unresolved[y].hi-unresolved[y].lo)*(costMSMG1+costMSMG2) + c.checkCost(unresolved[y])
-		inv := uvals[y]
-		rest.Mul(inv.Conjugate())
+	inOpen := func(k int) bool {
+		for _, p := range open {
+			if p.lo <= k && k < p.hi {
+				return true
+			}
+		}
+		return false
+	}
+	rest := whole.A
+	for x, p := range open {
+		c.spent += float64(p.hi-p.lo)*(costMSMG1+costMSMG2) + c.rangeCheckCost(p.lo, p.hi)
+		rest.Mul(inverse(us[x]))
+	}
+	for _, f := range found {
+		if !inOpen(f.k) {
+			rest.Mul(inverse(c.blinded(f)))
+		}
+	}
+	if !rest.IsOne() {
+		return
+	}
+	for k := whole.lo; k < whole.hi; k++ {
+		if !inOpen(k) {
+			c.settle(c.cand[k], true) // a no-op for the sets already decided
+		}
+	}
+}
+
+// blinded returns an invalid set's term of the call's secret check,
+// d^(r_k).
+func (c *call) blinded(f peel) crypto.GT {
+	return f.d.Exp(c.scalars[f.k*c.nbytes:(f.k+1)*c.nbytes], c.nbits)
+}
+
+// acceptRest checks the call less the invalid sets found, under the call's
+// secret scalars: its value is whole.A / prod_i d_i^(r_i). When it is one,
+// every set not yet decided is accepted.
+func (c *call) acceptRest(whole node, found []peel) bool {
+	rest := whole.A
+	for _, f := range found {
+		rest.Mul(inverse(c.blinded(f)))
 	}
 	if !rest.IsOne() {
 		return false
 	}
-	c.v.stats.located.Add(int64(len(failing) - len(open)))
-	inOpen := make([]bool, m)
-	for _, x := range open {
-		for i := parts[x].lo; i < parts[x].hi; i++ {
-			inOpen[i-whole.lo] = true
-		}
-	}
-	for i := whole.lo; i < whole.hi; i++ {
-		if !inOpen[i-whole.lo] {
-			c.settle(c.cand[i], true) // no-op for the suspects settled above
-		}
-	}
-	for y, p := range unresolved {
-		if uvals[y].IsOne() {
-			c.accept(p.lo, p.hi)
-			continue
-		}
-		p.A, p.hasA, p.em, p.own = uvals[y], true, true, true
-		c.bisect(p)
-	}
+	c.v.stats.located.Add(int64(len(found)))
+	c.accept(whole.lo, whole.hi) // the sets not yet decided
 	return true
 }
+
+// wholeFirst reports whether tryWhole is worth its two pairings: when they
+// cost less than half the k parts' plain values that it saves if the call
+// holds one invalid set (not so for calls over many roots, whose whole
+// pairings have a Miller loop per root).
+func (c *call) wholeFirst(whole node, k int) bool {
+	m := whole.hi - whole.lo
+	parts := 0.0
+	for x := range k {
+		parts += c.rangeCheckCost(whole.lo+x*m/k, whole.lo+(x+1)*m/k)
+	}
+	return 2*c.rangeCheckCost(whole.lo, whole.hi) < parts/2
+}
+
+// tryWhole tries the exponentiation method with public weights on the whole
+// call first (a failing call most often holds a single invalid set): two
+// pairings and a 12-bit multi-scalar multiplication name a suspect, whose
+// one-set check decides it. It returns the suspect when invalid, and done
+// when it accounts for the whole call's plain value.
+func (c *call) tryWhole(whole node) (found []peel, done bool) {
+	p := pnode{lo: whole.lo, hi: whole.hi, base: whole.lo}
+	c.v.w.forEach(2, 1, func(x int) {
+		if x == 0 {
+			p.A = c.valueSerial(c.plainSums(p.lo, p.hi))
+		} else {
+			p.B = c.plainWeighted(&p, p.lo, p.hi)
+		}
+	})
+	c.spent += 2*c.checkCost(whole) + float64(whole.hi-whole.lo)*costPairAdd
+	i := c.suspect(p)
+	if i < 0 {
+		return nil, false
+	}
+	d := c.oneSetValue(i)
+	c.v.stats.individual.Add(1)
+	valid := d.IsOne()
+	c.settle(c.cand[i], valid)
+	if valid {
+		return nil, false
+	}
+	return []peel{{i, d}}, d.Equal(&p.A)
+}
+
+// searchLevel runs one level of locateAll's search over the failing ranges
+// and returns the ranges of the next level, with the invalid sets found
+// appended to found.
+func (c *call) searchLevel(frontier []pnode, found []peel) ([]pnode, []peel) {
+	var small, rest []pnode
+	for _, p := range frontier {
+		if p.hi-p.lo <= individualBelow {
+			small = append(small, p)
+		} else {
+			rest = append(rest, p)
+		}
+	}
+	found = append(found, c.aloneAll(small)...)
+	// Weighted values where missing, then suspects.
+	c.v.w.forEach(len(rest), 1, func(x int) {
+		if !rest[x].hasB {
+			rest[x].B = c.plainWeighted(&rest[x], rest[x].lo, rest[x].hi)
+			rest[x].hasB = true
+		}
+	})
+	var named, split []pnode
+	var suspects []int
+	for _, p := range rest {
+		if !p.hasB {
+			continue
+		}
+		if i := c.suspect(p); i >= 0 {
+			named = append(named, p)
+			suspects = append(suspects, i)
+		} else {
+			split = append(split, p)
+		}
+	}
+	// The suspects' one-set checks and the split ranges' left halves, in
+	// parallel.
+	ds := make([]crypto.GT, len(suspects))
+	halves := make([][2]pnode, len(split))
+	c.v.w.forEach(len(suspects)+len(split), 1, func(x int) {
+		if x < len(suspects) {
+			ds[x] = c.oneSetValue(suspects[x])
+			return
+		}
+		halves[x-len(suspects)] = c.halve(split[x-len(suspects)])
+	})
+	c.v.stats.individual.Add(int64(len(suspects)))
+	c.v.stats.bisections.Add(int64(len(split)))
+	c.spent += float64(len(suspects)) * (2*costMiller + costFinalExp)
+	var next []pnode
+	for _, h := range halves {
+		c.spent += 2 * c.rangeCheckCost(h[0].lo, h[0].hi)
+		for _, p := range h {
+			if !p.A.IsOne() {
+				next = append(next, p)
+			}
+		}
+	}
+	for x, p := range named {
+		i, d := suspects[x], ds[x]
+		if d.IsOne() { // valid: the weights were fooled; halve the range
+			c.settle(c.cand[i], true)
+			h := c.halve(p)
+			c.spent += 2 * c.rangeCheckCost(h[0].lo, h[0].hi)
+			next = append(next, h[0], h[1])
+			continue
+		}
+		c.settle(c.cand[i], false)
+		found = append(found, peel{i, d})
+		if d.Equal(&p.A) { // nothing else invalid in the range
+			continue
+		}
+		p.A.Mul(inverse(d))
+		p.B.Mul(weightedTerm(d, i-p.base))
+		p.peeled = append(p.peeled, peel{i, d})
+		next = append(next, p)
+	}
+	return next, found
+}
+
+// suspect returns the candidate the public weights name in p (B = A^w), or
+// -1 when none matches, or the match is outside the range or already
+// decided.
+func (c *call) suspect(p pnode) int {
+	j := findPower(p.A, p.B, p.hi-p.base)
+	i := p.base + j - 1
+	if j == 0 || i < p.lo || c.settled[c.cand[i]] {
+		return -1
+	}
+	return i
+}
+
+// halve returns p's halves with their plain and weighted values: the left
+// half's computed (less the peeled terms in it), the right half's by
+// division.
+func (c *call) halve(p pnode) [2]pnode {
+	mid := p.lo + (p.hi-p.lo)/2
+	l := pnode{lo: p.lo, hi: mid, base: p.base, hasB: true}
+	r := pnode{lo: mid, hi: p.hi, base: p.base, hasB: true}
+	l.A = c.valueSerial(c.plainSums(p.lo, mid))
+	l.B = c.plainWeighted(&l, p.lo, mid)
+	for _, q := range p.peeled {
+		if q.k < mid {
+			l.peeled = append(l.peeled, q)
+			l.A.Mul(inverse(q.d))
+			l.B.Mul(weightedTerm(q.d, q.k-p.base))
+		} else {
+			r.peeled = append(r.peeled, q)
+		}
+	}
+	r.A, r.B = p.A, p.B
+	r.A.Mul(inverse(l.A))
+	r.B.Mul(inverse(l.B))
+	return [2]pnode{l, r}
+}
+
+// aloneAll checks the undecided sets of the ranges one by one and returns
+// the invalid ones.
+func (c *call) aloneAll(ps []pnode) []peel {
+	var ks []int
+	for _, p := range ps {
+		for k := p.lo; k < p.hi; k++ {
+			if !c.settled[c.cand[k]] {
+				ks = append(ks, k)
+			}
+		}
+	}
+	ds := make([]crypto.GT, len(ks))
+	c.v.w.forEach(len(ks), 1, func(x int) { ds[x] = c.oneSetValue(ks[x]) })
+	c.v.stats.individual.Add(int64(len(ks)))
+	c.spent += float64(len(ks)) * (2*costMiller + costFinalExp)
+	var bad []peel
+	for x, k := range ks {
+		valid := ds[x].IsOne()
+		c.settle(c.cand[k], valid)
+		if !valid {
+			bad = append(bad, peel{k, ds[x]})
+		}
+	}
+	return bad
+}
+
+// oneSetValue returns the value e(pk_k, H(m_k)) * e(-g1, s_k) of candidate
+// k's own check (one exactly when the set is valid: its point is in G2).
+func (c *call) oneSetValue(k int) crypto.GT {
+	i := c.cand[k]
+	ps := []crypto.G1Affine{*c.sets[i].PublicKey.Point(), c.v.negG1Affine}
+	qs := []crypto.G2Affine{c.groups[c.gOf[k]].h, *c.sigs[i].Point()}
+	gt := crypto.MillerLoop(ps, qs)
+	return gt.FinalExp()
+}
+
+// plainWeighted returns the value of [lo, hi) under the public weights
+// w_k = k-p.base+1.
+func (c *call) plainWeighted(p *pnode, lo, hi int) crypto.GT {
+	if hi-lo >= weightRoundsMin && hi-p.base < 13*13*13*13 {
+		return c.valueSerial(c.weightedByRounds(p.base, lo, hi))
+	}
+	s := hi - lo
+	nbits := bits.Len(uint(hi - p.base))
+	nb := (nbits + 7) / 8
+	w := make([]byte, s*nb)
+	for k := range s {
+		x := lo + k - p.base + 1
+		for b := range nb {
+			w[k*nb+b] = byte(x >> (8 * b))
+		}
+	}
+	return c.valueSerial(c.weighted(lo, hi, w, nbits))
+}
+
+// weightRoundsMin: ranges of at least this many sets get their weighted sums
+// from two pair rounds over the weights' base-13 digits (about 2*0.8 µs a
+// point) rather than a multi-scalar multiplication (several µs a point in
+// G2 for 9- to 12-bit weights).
+const weightRoundsMin = 256
+
+// weightedByRounds returns the node of [lo, hi) with sums under the public
+// weights w_k = k-base+1 (below 13^4): the weights' base-13 digits w = d0 +
+// 13 d1 + 169 d2 + 2197 d3 go through two pair rounds, H_j = sum_k d_jk P_k,
+// and S = ((13 H3 + H2) 13 + H1) 13 + H0 by Horner's rule, in G2 and in G1
+// per group.
+func (c *call) weightedByRounds(base, lo, hi int) node {
+	s := hi - lo
+	d := make([][]uint8, 4)
+	for j := range d {
+		d[j] = make([]uint8, s)
+	}
+	for k := range s {
+		w := lo + k - base + 1
+		for j := range d {
+			d[j][k] = uint8(w % 13)
+			w /= 13
+		}
+	}
+	// The candidates are never nil nor infinity and the digits are below
+	// 13, so the rounds return no error; if one did, the weighted value
+	// would be wrong, which only steers the search and decides nothing.
+	sc := c.v.scratch.Get().(*crypto.PairRoundScratch)
+	defer c.v.scratch.Put(sc)
+	nd := node{lo: lo, hi: hi, gLo: c.gOf[lo]}
+	nd.P = make([]crypto.G1, c.gOf[hi-1]-nd.gLo+1)
+	for x := range nd.P {
+		g := nd.gLo + x
+		a, b := max(lo, c.groups[g].lo), min(hi, c.groups[g].hi)
+		if a >= b {
+			continue
+		}
+		var H [4]crypto.G1
+		H[0], H[1], _ = crypto.PairRoundG1(sc, c.pks[a:b], d[0][a-lo:b-lo], d[1][a-lo:b-lo])
+		H[2], H[3], _ = crypto.PairRoundG1(sc, c.pks[a:b], d[2][a-lo:b-lo], d[3][a-lo:b-lo])
+		nd.P[x] = H[3]
+		for j := 2; j >= 0; j-- {
+			nd.P[x].Mul13Add(&H[j])
+		}
+	}
+	var H [4]crypto.G2
+	H[0], H[1], _ = crypto.PairRoundG2(sc, c.pts[lo:hi], d[0], d[1])
+	H[2], H[3], _ = crypto.PairRoundG2(sc, c.pts[lo:hi], d[2], d[3])
+	nd.S = H[3]
+	for j := 2; j >= 0; j-- {
+		nd.S.Mul13Add(&H[j])
+	}
+	return nd
+}
+
+// weightedTerm returns the inverse of d^w for the public weight w = k+1 of
+// the set at offset k in its part: what dividing d's term out of a weighted
+// value multiplies by.
+func weightedTerm(d crypto.GT, k int) *crypto.GT {
+	w := uint32(k + 1)
+	dw := d.Exp([]byte{byte(w), byte(w >> 8), byte(w >> 16), byte(w >> 24)}, 32)
+	return dw.Conjugate()
+}
+
+// rangeCheckCost is the planner's cost of one check of [lo, hi): a Miller
+// loop per group it meets, one more, and a final exponentiation.
+func (c *call) rangeCheckCost(lo, hi int) float64 {
+	return float64(c.gOf[hi-1]-c.gOf[lo]+2)*costMiller + costFinalExp
+}
+
+// inverse returns the inverse of a value of GT (its conjugate).
+func inverse(a crypto.GT) *crypto.GT { return a.Conjugate() }
 
 // plainSums returns the node of [lo, hi) with unweighted sums: S = sum s_k
 // and P_g = sum pk_k, by batch-affine addition.
@@ -134,24 +476,4 @@ func (c *call) plainSums(lo, hi int) node {
 	}
 	nd.S = crypto.SumG2(c.pts[lo:hi])
 	return nd
-}
-
-// name returns the only invalid set of a part whose plain value A is not
-// one, by the exponentiation method with weights w_k = 1..s: if set i alone
-// is invalid, the weighted value B is A^w_i. It returns -1 when no weight
-// matches (the part holds two or more invalid sets, or crafted ones).
-func (c *call) name(part node, A crypto.GT) int {
-	s := part.hi - part.lo
-	nbits := bits.Len(uint(s))
-	nb := (nbits + 7) / 8
-	w := make([]byte, s*nb)
-	for k := range s {
-		for b := range nb {
-			w[k*nb+b] = byte((k + 1) >> (8 * b))
-		}
-	}
-	if j := findPower(A, c.valueSerial(c.weighted(part.lo, part.hi, w, nbits)), s); j > 0 {
-		return part.lo + j - 1
-	}
-	return -1
 }
