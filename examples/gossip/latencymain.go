@@ -61,7 +61,7 @@ func latencyFlags() *latencyFlagSet {
 	flag.IntVar(&f.reps, "reps", 3, "-latency: interleaved repetitions (medians and ranges are over them)")
 	flag.DurationVar(&f.mean, "mean", 831*time.Millisecond, "-latency: mean delay of an attestation after the deadline (4 s into the slot)")
 	flag.DurationVar(&f.p95, "p95", 1962*time.Millisecond, "-latency: 95th percentile of that delay")
-	flag.BoolVar(&f.aggregates, "aggregates", true, "-latency: mix every aggregate of the slot into each load (sent 8 s into the slot)")
+	flag.BoolVar(&f.aggregates, "aggregates", true, "send every aggregate of the slot too, mixed in (false: attestations only, the burst of issue 9's target; with -latency they are sent 8 s into the slot)")
 	flag.DurationVar(&f.aggMean, "agg-mean", 0, "-latency: mean delay of an aggregate after its deadline (8 s into the slot; default -mean: no measurement of its own)")
 	flag.DurationVar(&f.aggP95, "agg-p95", 0, "-latency: 95th percentile of that delay (default -p95)")
 	flag.DurationVar(&f.maxDelay, "max-delay", 4*time.Second, "-latency: longest delay; a longer draw is drawn again")

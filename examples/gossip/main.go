@@ -82,6 +82,7 @@ type config struct {
 	Slots      int
 	Subnets    int  // the node's subnets: 0 to Subnets-1 (0: aggregates only)
 	PTC        bool // also the payload_attestation_message topic, under the Gloas rules
+	NoAggs     bool // leave the aggregate topic out (attestations only)
 	Shares     shares
 	Seed       uint64
 	Goroutines int
@@ -115,6 +116,7 @@ func main() {
 	flag.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of the batched runs to this file")
 	lf := latencyFlags()
 	flag.Parse()
+	cfg.NoAggs = !lf.aggregates
 
 	if terminal(os.Stderr) {
 		cfg.Progress = os.Stderr
@@ -243,6 +245,9 @@ func run(cfg config) (*report, error) {
 	t0 = time.Now()
 	gen := pooltest.NewAggregateTraffic(e.net, pooltest.AggregateConfig{Seed: cfg.Seed})
 	for i := range e.loads {
+		if cfg.NoAggs {
+			break
+		}
 		l := &e.loads[i]
 		var err error
 		if l.aggClean, err = gen.Slot(l.slot, nil); err != nil {

@@ -218,7 +218,7 @@ func (r *report) printTable(w io.Writer) {
 	}
 	tw.Flush()
 
-	fmt.Fprintf(w, "\nTopics (node on %d subnets; every aggregate of the slot; the topics arrive mixed)\n", r.Subnets)
+	fmt.Fprintf(w, "\nTopics (node on %d subnets; the topics arrive mixed)\n", r.Subnets)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "  topic\tmessages\tclean wall\tgossip wall\tper-sig clean\tper-sig gossip\twrong\t")
 	for _, name := range topicNames {
