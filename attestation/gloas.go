@@ -6,8 +6,9 @@ import (
 
 // Gloas (EIP-7732) preset values.
 const (
-	// PTCSize is PTC_SIZE, the number of members of a slot's payload
-	// timeliness committee (both presets).
+	// PTCSize is PTC_SIZE of the mainnet preset, the number of members of
+	// a slot's payload timeliness committee. The minimal preset's PTC_SIZE
+	// is 16; this package's PayloadAttestation has the mainnet shape only.
 	PTCSize = 512
 	// MaxPayloadAttestations is MAX_PAYLOAD_ATTESTATIONS, the number of
 	// payload attestations a block may include (both presets).

@@ -253,9 +253,10 @@ func run(ctx context.Context, cfg config, stdout io.Writer) (*report, error) {
 			return rep, err
 		}
 		publish(ctx, router, traffic.aggregates, rep)
+		publish(ctx, router, traffic.subsets, rep)
 		st := p.Stats()
 		log.WithFields(logrus.Fields{
-			"slot": slot, "messages": len(traffic.attestations) + len(traffic.copies) + len(traffic.aggregates),
+			"slot": slot, "messages": len(traffic.attestations) + len(traffic.copies) + len(traffic.aggregates) + len(traffic.subsets),
 			"accepted": rep.accepted() - before, "pool_aggregates": st.Aggregates, "pool_data": st.Data,
 		}).Info("slot done")
 	}

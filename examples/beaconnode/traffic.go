@@ -50,6 +50,10 @@ type slotTraffic struct {
 	attestations []outgoing // at 1/3 of the slot
 	copies       []outgoing // right after: copies relayed by other peers
 	aggregates   []outgoing // at 2/3 of the slot
+	// subsets arrive after the aggregates' verdicts: the specs' superset
+	// rule ignores an aggregate only when a superset was seen on the topic
+	// first, so its verdict depends on the order of arrival.
+	subsets []outgoing
 }
 
 // traffic builds the messages of slot for every committee. Of a committee
@@ -58,7 +62,8 @@ type slotTraffic struct {
 // signed with another key (rejected), member k+1's is sent on the wrong
 // subnet (rejected), member k+2 votes for a block the node has not seen
 // (ignored). Then four aggregates: one of the first n-1 members (accepted),
-// one of a subset of the attestations already aggregated (ignored), one
+// one of a subset of the first aggregate's attestations, sent after it
+// (ignored), one
 // with a bad aggregator signature and one from a validator the selection
 // proof does not select (both rejected). Plus one payload per topic that
 // does not decode (rejected).
@@ -210,6 +215,9 @@ func (nw *network) committeeTraffic(t *slotTraffic, slot, ci, perSlot uint64, co
 		if err := aggregate(aggregators[1], aggregators[1], span(0, k/2), honestPeers[2], ValidationIgnore, "aggregate subset"); err != nil {
 			return err
 		}
+		last := len(t.aggregates) - 1
+		t.subsets = append(t.subsets, t.aggregates[last])
+		t.aggregates = t.aggregates[:last]
 	}
 	if len(aggregators) > 2 && k < n {
 		wrong := (aggregators[2] + 1) % n
