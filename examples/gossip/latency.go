@@ -163,6 +163,7 @@ type runOutcome struct {
 	latency   [numClasses][]time.Duration // verdict latencies by class (not of bursts)
 	wall, cpu time.Duration
 	wrong     int
+	lag       time.Duration // the latest a message was submitted after its arrival time
 }
 
 // buildLatencyLoads signs the attestations of the slot's committees on the
@@ -278,7 +279,7 @@ func cpuTime() time.Duration {
 // and tallies the verdicts send stores in res (and the latencies in lat,
 // unless nil). Wall and CPU (the process's) run from just before send to
 // its return, once every verdict is in.
-func measure(pc pool.Config, net *pooltest.Network, l *latencyLoad, send func(p *pool.Pool, res []pool.Result, lat []time.Duration)) (runOutcome, error) {
+func measure(pc pool.Config, net *pooltest.Network, l *latencyLoad, send func(p *pool.Pool, res []pool.Result, lat []time.Duration) time.Duration) (runOutcome, error) {
 	p, err := pool.New(pc, net.Node())
 	if err != nil {
 		return runOutcome{}, err
@@ -289,8 +290,8 @@ func measure(pc pool.Config, net *pooltest.Network, l *latencyLoad, send func(p 
 	res, lat := make([]pool.Result, n), make([]time.Duration, n)
 	runtime.GC()
 	cpu0, start := cpuTime(), time.Now()
-	send(p, res, lat)
-	out := runOutcome{messages: n, wall: time.Since(start), cpu: cpuTime() - cpu0}
+	lag := send(p, res, lat)
+	out := runOutcome{messages: n, wall: time.Since(start), cpu: cpuTime() - cpu0, lag: lag}
 	for i := range l.msgs {
 		m := &l.msgs[i]
 		if !m.ok(res[i]) {
@@ -308,7 +309,7 @@ func measure(pc pool.Config, net *pooltest.Network, l *latencyLoad, send func(p 
 // stretch in which no message is in flight is skipped (the pool has nothing
 // to do in it; the clock of the arrivals moves on).
 func runTimed(pc pool.Config, net *pooltest.Network, l *latencyLoad, realTime bool) (runOutcome, error) {
-	return measure(pc, net, l, func(p *pool.Pool, res []pool.Result, lat []time.Duration) {
+	return measure(pc, net, l, func(p *pool.Pool, res []pool.Result, lat []time.Duration) (lag time.Duration) {
 		var inflight atomic.Int64
 		var wg sync.WaitGroup
 		start := time.Now()
@@ -322,6 +323,8 @@ func runTimed(pc pool.Config, net *pooltest.Network, l *latencyLoad, realTime bo
 			}
 			if wait > 0 {
 				time.Sleep(wait)
+			} else {
+				lag = max(lag, -wait)
 			}
 			inflight.Add(1)
 			wg.Go(func() {
@@ -332,6 +335,7 @@ func runTimed(pc pool.Config, net *pooltest.Network, l *latencyLoad, realTime bo
 			})
 		}
 		wg.Wait()
+		return lag
 	})
 }
 
@@ -352,7 +356,7 @@ func verdictOK(valid bool, r pool.Result) bool {
 // the burst the CPU target compares with. Its latencies are not kept.
 func runBurst(pc pool.Config, net *pooltest.Network, l *latencyLoad, goroutines int) (runOutcome, error) {
 	goroutines = max(1, goroutines)
-	o, err := measure(pc, net, l, func(p *pool.Pool, res []pool.Result, _ []time.Duration) {
+	o, err := measure(pc, net, l, func(p *pool.Pool, res []pool.Result, _ []time.Duration) time.Duration {
 		var wg sync.WaitGroup
 		for w := range goroutines {
 			wg.Go(func() {
@@ -366,6 +370,7 @@ func runBurst(pc pool.Config, net *pooltest.Network, l *latencyLoad, goroutines 
 			})
 		}
 		wg.Wait()
+		return 0
 	})
 	o.latency = [numClasses][]time.Duration{}
 	return o, err

@@ -87,7 +87,7 @@ func writeLatencyCSV(w io.Writer, m benchplot.Machine, r *latencyReport) error {
 			for _, f := range []struct {
 				metric string
 				s      spread
-			}{{"cpu_s_per_1000", p.CPUPer1000}, {"cpu_s", p.CPUSeconds}, {"wall_s", p.WallSeconds}} {
+			}{{"cpu_s_per_1000", p.CPUPer1000}, {"cpu_s", p.CPUSeconds}, {"wall_s", p.WallSeconds}, {"dispatch_lag_max_ms", p.DispatchLagMs}} {
 				if err := row(p.Policy, "all", f.metric, f.s); err != nil {
 					return err
 				}
@@ -120,7 +120,8 @@ func writeLatencyChart(w io.Writer, m benchplot.Machine, r *latencyReport) error
 		}
 		panels = append(panels, p)
 	}
-	rows := (len(panels) + panelsPerRow - 1) / panelsPerRow
+	cols := min(panelsPerRow, len(panels))
+	rows := (len(panels) + cols - 1) / cols
 	return benchplot.WritePNG(w, latencyWidthPx, titleHeightPx+rows*panelHeightPx, latencyDPI, func(dc draw.Canvas) {
 		title := fmt.Sprintf("attpool latency benchmark: verdict latency of valid attestations, medians of %d interleaved runs (bars: min-max)\n%s, %s; arrival lognormal mean %v p95 %v after the deadline",
 			r.Reps, r.Date.Format("2006-01-02 15:04 MST"), m.Where(), r.Arrival.Mean, r.Arrival.P95)
@@ -132,10 +133,10 @@ func writeLatencyChart(w io.Writer, m benchplot.Machine, r *latencyReport) error
 		lr := legend.Rectangle(dc)
 		legendWidth := lr.Max.X - lr.Min.X + vg.Points(24)
 		body := draw.Crop(dc, 0, -legendWidth, 0, -ts.Height(title)-vg.Points(12))
-		tiles := draw.Tiles{Rows: rows, Cols: panelsPerRow, PadX: vg.Points(12), PadY: vg.Points(12),
+		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(12), PadY: vg.Points(12),
 			PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(8)}
 		for i, p := range panels {
-			p.Draw(tiles.At(body, i%panelsPerRow, i/panelsPerRow))
+			p.Draw(tiles.At(body, i%cols, i/cols))
 		}
 		legend.Draw(draw.Crop(dc, dc.Max.X-dc.Min.X-legendWidth+vg.Points(12), 0, 0, -ts.Height(title)-vg.Points(40)))
 	})
