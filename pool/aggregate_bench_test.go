@@ -2,7 +2,6 @@ package pool_test
 
 import (
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -61,7 +60,7 @@ func BenchmarkAggregateSlot(b *testing.B) {
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			var total time.Duration
-			cpu0 := cpuTime()
+			cpu0 := pool.CPUTime()
 			for b.Loop() {
 				if c.name == "baseline" {
 					valid, wall := net.BaselineAggregates(c.msgs, 64)
@@ -88,7 +87,7 @@ func BenchmarkAggregateSlot(b *testing.B) {
 			}
 			wall := total / time.Duration(b.N)
 			b.ReportMetric(wall.Seconds(), "wall-s")
-			b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s")
+			b.ReportMetric((pool.CPUTime()-cpu0).Seconds()/float64(b.N), "cpu-s")
 			b.ReportMetric(float64(len(c.msgs)), "msgs")
 			if c.name == "baseline" {
 				baseline = wall
@@ -97,13 +96,4 @@ func BenchmarkAggregateSlot(b *testing.B) {
 			}
 		})
 	}
-}
-
-// cpuTime is the CPU time (user and system) the process used so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

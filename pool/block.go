@@ -127,7 +127,7 @@ func (p *Pool) packCandidates(slot uint64, includable func(*attestation.Attestat
 	// covered holds the attesters already included, per (slot, committee):
 	// a validator attests once per epoch, in one committee, so its position
 	// there names it, whatever data it voted for.
-	covered := make(map[committeeID]bitfield.Bitlist)
+	covered := make(map[committeeID]bitfield.Bitlist, MaxCommitteesPerSlot*len(cands))
 	for _, c := range cands {
 		c.cov = make([]bitfield.Bitlist, len(c.index))
 		c.pick = make([]*aggregate, len(c.index))
@@ -149,19 +149,12 @@ func (p *Pool) packCandidates(slot uint64, includable func(*attestation.Attestat
 	return cands
 }
 
-// bound sets c's gain to an upper bound, cheap to compute: per committee,
-// the largest aggregate's count, at most the attesters not covered.
+// bound sets c's gain to an upper bound that reads no aggregate: per
+// committee, the attesters not covered.
 func (c *packCandidate) bound() {
 	c.gain, c.exact = 0, false
-	for k, ci := range c.index {
-		most := 0
-		for _, a := range c.e.committees[ci] {
-			most = max(most, a.count)
-		}
-		if free := int(c.cov[k].Len() - c.cov[k].Count()); free < most {
-			most = free
-		}
-		c.gain += most
+	for k := range c.index {
+		c.gain += int(c.cov[k].Len() - c.cov[k].Count())
 	}
 }
 
@@ -196,6 +189,26 @@ func newBits(a, cov bitfield.Bitlist) int {
 	return n
 }
 
+// orBitsAt sets in dst the bits of src (its length bit excluded) shifted
+// to offset off; dst holds at least off+src.Len() bits.
+func orBitsAt(dst bitfield.Bitlist, off uint64, src bitfield.Bitlist) {
+	n := src.Len()
+	shift := off % 8
+	for i, b := range src {
+		if rest := n - 8*uint64(i); rest < 8 {
+			b &= byte(1)<<rest - 1 // not the length bit
+		}
+		if b == 0 {
+			continue
+		}
+		at := off/8 + uint64(i)
+		dst[at] |= b << shift
+		if hi := b >> (8 - shift); shift != 0 && hi != 0 {
+			dst[at+1] |= hi
+		}
+	}
+}
+
 // onChainAggregate is compute_on_chain_aggregate over the picked aggregates
 // (pick[k] of committee index[k]; nil ones are left out).
 func onChainAggregate(data *attestation.AttestationData, index []uint64, pick []*aggregate) *attestation.Attestation {
@@ -215,11 +228,7 @@ func onChainAggregate(data *attestation.AttestationData, index []uint64, pick []
 			continue
 		}
 		n := a.bits.Len()
-		for i := range n {
-			if a.bits.BitAt(i) {
-				aggBits.SetBitAt(off+i, true)
-			}
-		}
+		orBitsAt(aggBits, off, a.bits)
 		off += n
 		sum.Add(&a.sig)
 	}
