@@ -114,11 +114,8 @@ func PublicKeyFromBytes(b []byte) (*PublicKey, error) {
 	if err := decodeErr(uncompressG1(&pk.a.p, &in)); err != nil {
 		return nil, wrapf(err, "public key")
 	}
-	if p1AffIsInf(&pk.a.p) {
-		return nil, wrapf(ErrInfinity, "public key")
-	}
-	if !pk.a.p.InG1() {
-		return nil, wrapf(ErrNotInSubgroup, "public key")
+	if err := pk.keyValidate("public key"); err != nil {
+		return nil, err
 	}
 	return pk, nil
 }

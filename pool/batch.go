@@ -87,31 +87,41 @@ type rootQueue struct {
 // arrived while the workers were busy. It takes the roots in turn (round
 // robin), each root's sets together, up to the batch cap: BatchSize, or
 // fewer when the recent time per set says a larger batch would take longer
-// than BatchDelay to verify. Sets from isolated peers wait in lanes of their
-// own (see isolation).
+// than BatchDelay to verify. The sets of isolated peers wait in lanes of
+// their own (peers.go), taken by the isolated peers' worker, or by the
+// others when they have nothing else to do.
 type batcher struct {
 	policy   BatchPolicy
 	size     int
 	minBatch int
 	delay    time.Duration
 
-	mu      sync.Mutex
-	fifo    jobQueue                // BatchFixed
-	roots   map[[32]byte]*rootQueue // BatchAdaptive: queued sets by root
-	turn    []*rootQueue            // BatchAdaptive: roots with sets, in turn order
-	cost    costEstimate            // BatchAdaptive: recent verification time per set
-	closed  bool
-	wake    chan struct{} // a token: there may be work
-	closing chan struct{} // closed by close
+	mu     sync.Mutex
+	fifo   jobQueue                // BatchFixed
+	roots  map[[32]byte]*rootQueue // BatchAdaptive: queued sets by root
+	turn   []*rootQueue            // BatchAdaptive: roots with sets, in turn order
+	cost   costEstimate            // BatchAdaptive: recent verification time per set
+	peers  *peerTable              // BatchAdaptive: nil if peers are not isolated
+	apart  lanes                   // the isolated peers' sets
+	closed bool
+
+	wake      chan struct{} // a token: there may be work
+	wakeApart chan struct{} // a token: there may be isolated peers' work
+	closing   chan struct{} // closed by close
 }
 
 func newBatcher(cfg Config) *batcher {
-	return &batcher{
+	b := &batcher{
 		policy: cfg.Policy, size: cfg.BatchSize, minBatch: cfg.MinBatch, delay: cfg.BatchDelay,
-		roots:   make(map[[32]byte]*rootQueue),
-		wake:    make(chan struct{}, 1),
-		closing: make(chan struct{}),
+		roots:     make(map[[32]byte]*rootQueue),
+		wake:      make(chan struct{}, 1),
+		wakeApart: make(chan struct{}, 1),
+		closing:   make(chan struct{}),
 	}
+	if cfg.isolatesPeers() {
+		b.peers = newPeerTable(cfg.MaxPeers, cfg.PeerHalfLife)
+	}
+	return b
 }
 
 // add queues the jobs, all or none; false if the batcher is closed.
@@ -122,12 +132,21 @@ func (b *batcher) add(jobs ...*job) bool {
 		b.mu.Unlock()
 		return false
 	}
+	apart := false
 	for _, j := range jobs {
 		j.queued = now
-		b.queueLocked(j)
+		if b.peers != nil && b.peers.isolated(j.from, now) {
+			b.apart.push(j)
+			apart = true
+		} else {
+			b.queueLocked(j)
+		}
 	}
 	b.mu.Unlock()
-	b.signal()
+	signal(b.wake)
+	if apart {
+		signal(b.wakeApart)
+	}
 	return true
 }
 
@@ -145,31 +164,86 @@ func (b *batcher) queueLocked(j *job) {
 	q.push(j)
 }
 
-func (b *batcher) signal() {
+func signal(wake chan struct{}) {
 	select {
-	case b.wake <- struct{}{}:
+	case wake <- struct{}{}:
 	default:
 	}
 }
 
+// taint records that from forwarded an invalid signature; if that isolates
+// it, its queued sets move to its lane.
+func (b *batcher) taint(from Peer) {
+	if b.peers == nil || from == NoPeer {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.peers.taint(from, time.Now()) {
+		return
+	}
+	kept := b.turn[:0]
+	for _, q := range b.turn {
+		for _, j := range q.extract(func(j *job) bool { return j.from == from }) {
+			b.apart.push(j)
+		}
+		if q.len() == 0 {
+			delete(b.roots, q.root)
+		} else {
+			kept = append(kept, q)
+		}
+	}
+	clear(b.turn[len(kept):])
+	b.turn = kept
+	if b.apart.len() > 0 {
+		signal(b.wakeApart)
+	}
+}
+
+// isolatedPeers is the number of peers isolated now.
+func (b *batcher) isolatedPeers() int {
+	if b.peers == nil {
+		return 0
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.peers.countIsolated(time.Now())
+}
+
 // take returns a batch to verify, or how long to wait for one (negative:
-// nothing queued). done is true when the batcher is closed and empty.
-func (b *batcher) take() (batch []*job, wait time.Duration, done bool) {
+// nothing queued). apart is true for a batch of an isolated peer's sets;
+// apartOnly is true for the isolated peers' worker, which takes no other.
+// done is true when the batcher is closed and empty.
+func (b *batcher) take(apartOnly bool) (batch []*job, apart bool, wait time.Duration, done bool) {
 	now := time.Now()
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.policy == BatchFixed {
+	wait = -1
+	switch {
+	case !apartOnly && b.policy == BatchFixed:
 		batch, wait = b.takeFixedLocked(now)
-	} else {
-		batch, wait = b.takeAdaptiveLocked(), -1
+	case !apartOnly:
+		batch = b.takeAdaptiveLocked()
+	}
+	if batch == nil {
+		batch = b.apart.take()
+		apart = batch != nil
 	}
 	if batch != nil {
-		if b.queuedLocked() > 0 {
-			b.signal() // more for another worker
-		}
-		return batch, 0, false
+		b.signalMoreLocked()
+		return batch, apart, 0, false
 	}
-	return nil, wait, b.closed
+	return nil, false, wait, b.closed && b.queuedLocked() == 0
+}
+
+// signalMoreLocked wakes another worker for what is left after a take.
+func (b *batcher) signalMoreLocked() {
+	if b.queuedLocked() > 0 {
+		signal(b.wake)
+	}
+	if b.apart.len() > 0 {
+		signal(b.wakeApart)
+	}
 }
 
 // takeFixedLocked is take under BatchFixed.
@@ -204,11 +278,12 @@ func (b *batcher) takeAdaptiveLocked() []*job {
 	return batch
 }
 
+// queuedLocked is nonzero when sets other than the isolated peers' wait.
 func (b *batcher) queuedLocked() int {
 	if b.policy == BatchFixed {
 		return b.fifo.len()
 	}
-	return len(b.turn)
+	return len(b.turn) + b.apart.len()
 }
 
 // verified records that a batch of n sets took took to verify.
@@ -254,14 +329,19 @@ func (c *costEstimate) cap(size int, bound time.Duration) int {
 }
 
 // verifyLoop is a verify goroutine: it takes batches, verifies them and
-// hands the verdicts to complete, until the batcher is closed and drained.
-func (p *Pool) verifyLoop() {
+// reports the verdicts to the completer, until the batcher is closed and
+// drained. apartOnly is the isolated peers' goroutine.
+func (p *Pool) verifyLoop(apartOnly bool) {
+	wake := p.batch.wake
+	if apartOnly {
+		wake = p.batch.wakeApart
+	}
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	for {
-		batch, wait, done := p.batch.take()
+		batch, apart, wait, done := p.batch.take(apartOnly)
 		if batch != nil {
-			p.verify(batch)
+			p.verify(batch, apart)
 			continue
 		}
 		if done {
@@ -272,37 +352,55 @@ func (p *Pool) verifyLoop() {
 		}
 		timer.Reset(wait)
 		select {
-		case <-p.batch.wake:
+		case <-wake:
 		case <-timer.C:
 		case <-p.batch.closing:
 		}
 	}
 }
 
-// verify verifies a batch and completes its groups.
-func (p *Pool) verify(batch []*job) {
+// streamer is a SignatureVerifier that can report verdicts before the
+// whole call is decided, as *verifier.Verifier does.
+type streamer interface {
+	VerifyStream(sets []verifier.Set, report func(i int, valid bool))
+}
+
+// verify verifies a batch, reporting each set's verdict to the completer as
+// soon as the verifier decides it, and taints the peers of invalid sets.
+func (p *Pool) verify(batch []*job, apart bool) {
 	start := time.Now()
 	sets := make([]verifier.Set, len(batch))
 	for i, j := range batch {
 		sets[i] = j.set
 		p.metrics.queueWait.Observe(start.Sub(j.queued).Seconds())
 	}
-	ok := p.v.Verify(sets)
+	invalid := 0
+	p.check(sets, func(i int, valid bool) {
+		j := batch[i]
+		if !valid {
+			invalid++
+			p.batch.taint(j.from)
+		}
+		p.done.report(verdict{j, valid})
+	})
 	took := time.Since(start)
-	p.batch.verified(len(batch), took)
+	if apart {
+		p.metrics.isolated.Add(float64(len(batch)))
+	} else {
+		p.batch.verified(len(batch), took)
+	}
 	p.metrics.verifyTime.Observe(took.Seconds())
 	p.metrics.batchSize.Observe(float64(len(sets)))
-	p.log.WithFields(logrus.Fields{"sets": len(sets), "invalid": countFalse(ok), "took": took}).Debug("verified batch")
-	p.complete(batch, ok)
-	p.metrics.queueDepth.Set(float64(p.pending.Add(-int64(len(batch)))))
+	p.log.WithFields(logrus.Fields{"sets": len(sets), "invalid": invalid, "apart": apart, "took": took}).Debug("verified batch")
 }
 
-func countFalse(v []bool) int {
-	n := 0
-	for _, b := range v {
-		if !b {
-			n++
-		}
+// check runs the verifier on sets, streaming if it can.
+func (p *Pool) check(sets []verifier.Set, report func(i int, valid bool)) {
+	if s, ok := p.v.(streamer); ok {
+		s.VerifyStream(sets, report)
+		return
 	}
-	return n
+	for i, ok := range p.v.Verify(sets) {
+		report(i, ok)
+	}
 }

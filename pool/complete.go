@@ -1,10 +1,104 @@
 package pool
 
 import (
+	"sync"
+
 	"github.com/prysmaticlabs/go-bitfield"
 
 	"github.com/attpool/attpool/crypto"
 )
+
+// verdict is the verifier's verdict on one job.
+type verdict struct {
+	j  *job
+	ok bool
+}
+
+// completer turns verdicts into answers on a goroutine of its own, so that
+// a verify goroutine reports a set's verdict as soon as the verifier
+// decides it and goes on: it answers, in one go, every verdict reported
+// since it last looked (few when the verifier streams them early, a batch's
+// worth when they come together).
+type completer struct {
+	mu    sync.Mutex
+	inbox []verdict
+	wake  chan struct{}
+	quit  chan struct{} // closed once no more verdicts can come
+}
+
+func newCompleter() *completer {
+	return &completer{wake: make(chan struct{}, 1), quit: make(chan struct{})}
+}
+
+func (c *completer) report(v verdict) {
+	c.mu.Lock()
+	c.inbox = append(c.inbox, v)
+	c.mu.Unlock()
+	signal(c.wake)
+}
+
+// reported returns and forgets the verdicts reported so far.
+func (c *completer) reported() []verdict {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	vs := c.inbox
+	c.inbox = nil
+	return vs
+}
+
+// completeLoop is the completer's goroutine; it returns when quit is closed
+// and every verdict reported before is answered.
+func (p *Pool) completeLoop() {
+	for {
+		select {
+		case <-p.done.wake:
+			p.complete(p.done.reported())
+		case <-p.done.quit:
+			p.complete(p.done.reported())
+			return
+		}
+	}
+}
+
+// complete answers the messages whose signatures the verdicts complete: the
+// chain rules, then (under the lock) the first-seen rules again, the seen
+// marks and the merge of the signature points, decoded at intake, into the
+// pool; the verdicts go out last, so a caller that sees Accept finds the
+// attestation in the pool. A message gets its verdict once all its sets
+// are reported, whichever batches they were in. The sets stay counted as
+// pending (against MaxPending) until then.
+func (p *Pool) complete(vs []verdict) {
+	if len(vs) == 0 {
+		return
+	}
+	groups := p.recordVerdicts(vs)
+	if len(groups) > 0 {
+		outs := p.commit(groups, p.preliminary(groups))
+		for _, o := range outs {
+			o.r.deliver(o.res)
+		}
+	}
+	p.metrics.queueDepth.Set(float64(p.pending.Add(-int64(len(vs)))))
+}
+
+// recordVerdicts notes the verdicts in their groups and returns the groups
+// they complete, no longer in flight.
+func (p *Pool) recordVerdicts(vs []verdict) []*group {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var groups []*group
+	for _, v := range vs {
+		g := v.j.g
+		g.ok[v.j.idx] = v.ok
+		g.remaining--
+		if g.remaining == 0 {
+			groups = append(groups, g)
+			p.dropInflightLocked(g)
+			p.followers -= max(0, len(g.reqs)-1)
+		}
+	}
+	return groups
+}
 
 // dropInflightLocked forgets g as the in-flight copy of its message.
 func (p *Pool) dropInflightLocked(g *group) {
@@ -14,29 +108,9 @@ func (p *Pool) dropInflightLocked(g *group) {
 	}
 }
 
-// complete turns the verified signatures of a batch into verdicts: for each
-// message whose signatures are all known, the chain rules, then (under the
-// lock) the first-seen rules again, the seen marks and the merge of its
-// signature point, decoded at intake, into the pool; the verdicts are sent
-// last, so a caller that sees Accept finds the attestation in the pool.
-func (p *Pool) complete(batch []*job, ok []bool) {
-	p.mu.Lock()
-	var groups []*group
-	for i, j := range batch {
-		g := j.g
-		g.ok[j.idx] = ok[i]
-		g.remaining--
-		if g.remaining == 0 {
-			groups = append(groups, g)
-			p.dropInflightLocked(g)
-			p.followers -= max(0, len(g.reqs)-1)
-		}
-	}
-	p.mu.Unlock()
-	if len(groups) == 0 {
-		return
-	}
-
+// preliminary is each group's verdict before the first-seen rules: its
+// signatures', then the chain rules' (once per data root).
+func (p *Pool) preliminary(groups []*group) []Result {
 	pre := make([]Result, len(groups))
 	chain := make(map[[32]byte]Result)
 	for i, g := range groups {
@@ -51,76 +125,111 @@ func (p *Pool) complete(batch []*job, ok []bool) {
 		}
 		pre[i] = c
 	}
+	return pre
+}
 
-	type outcome struct {
-		r   *request
-		res Result
-	}
-	outs := make([]outcome, 0, len(groups))
-	var singles []*single
-	var singleOut []int
-	var singleGroup []*group
+// outcome is a verdict to deliver.
+type outcome struct {
+	r   *request
+	res Result
+}
 
-	var indexed indexedResults
+// commitment is what commit gathers: the verdicts to deliver and the
+// accepted attestations to merge, with the index of their outcome.
+type commitment struct {
+	outs    []outcome
+	singles []*single
+	at      []int
+	groups  []*group
+	indexed indexedResults
+}
+
+// commit applies the first-seen rules and stores what they accept, under
+// the lock, and returns the verdicts to deliver.
+func (p *Pool) commit(groups []*group, pre []Result) []outcome {
+	c := &commitment{outs: make([]outcome, 0, len(groups))}
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	for i, g := range groups {
-		reqs := g.reqs
-		g.reqs = nil
-		first := true
-		var res Result
-		for _, r := range reqs {
-			if !r.claim() {
-				continue
-			}
-			if !first {
-				// An identical copy of a message answered just before.
-				if res.Verdict == Accept {
-					dup := ErrAlreadySeen
-					if g.kind == kindAggregate {
-						dup = ErrAggregatorSeen
-					} else if g.kind == kindPayloadAttestation {
-						dup = ErrPayloadAttestationSeen
-					}
-					outs = append(outs, outcome{r, ignore(dup)})
-				} else {
-					outs = append(outs, outcome{r, res})
-				}
-				continue
-			}
-			first = false
-			res = pre[i]
-			if res.Verdict == Accept {
-				if g.kind == kindAttestation {
-					res = p.commitAttestationLocked(g)
-					if res.Verdict == Accept {
-						singles = append(singles, &single{key: g.agg, data: g.data, pos: g.pos, size: g.size, sig: &g.point})
-						singleOut = append(singleOut, len(outs))
-						singleGroup = append(singleGroup, g)
-					}
-				} else if g.kind == kindPayloadAttestation {
-					res = p.commitPayloadAttestationLocked(g)
-				} else {
-					res = p.commitAggregateLocked(g, &g.point)
-				}
-				indexed.add(&res, g)
-			}
-			outs = append(outs, outcome{r, res})
-		}
+		p.answerGroupLocked(c, g, pre[i])
 	}
-	if len(singles) > 0 {
-		stored := p.store.addSingles(singles)
-		for k, ok := range stored {
-			if !ok {
-				g := singleGroup[k]
-				p.attSeen.remove(g.key.epoch, g.key.index)
-				outs[singleOut[k]].res = ignore(ErrPoolFull)
-			}
-		}
-	}
-	p.mu.Unlock()
+	p.storeSinglesLocked(c)
+	return c.outs
+}
 
-	for _, o := range outs {
-		o.r.deliver(o.res)
+// answerGroupLocked answers g's callers still waiting: the first gets the
+// message's verdict, committed; the identical copies, the verdict a copy
+// gets after it.
+func (p *Pool) answerGroupLocked(c *commitment, g *group, pre Result) {
+	reqs := g.reqs
+	g.reqs = nil
+	first := true
+	var res Result
+	for _, r := range reqs {
+		if !r.claim() {
+			continue
+		}
+		if first {
+			first = false
+			res = p.commitGroupLocked(c, g, pre)
+			c.indexed.add(&res, g)
+			c.outs = append(c.outs, outcome{r, res})
+			continue
+		}
+		c.outs = append(c.outs, outcome{r, copyVerdict(g, res)})
+	}
+}
+
+// copyVerdict is the verdict of an identical copy of g's message answered
+// just after g's with res.
+func copyVerdict(g *group, res Result) Result {
+	if res.Verdict != Accept {
+		return res
+	}
+	switch g.kind {
+	case kindAggregate:
+		return ignore(ErrAggregatorSeen)
+	case kindPayloadAttestation:
+		return ignore(ErrPayloadAttestationSeen)
+	}
+	return ignore(ErrAlreadySeen)
+}
+
+// commitGroupLocked applies the first-seen rules to a message whose
+// preliminary verdict is pre and commits it if accepted; an accepted
+// attestation joins c's singles, merged by storeSinglesLocked.
+func (p *Pool) commitGroupLocked(c *commitment, g *group, pre Result) Result {
+	if pre.Verdict != Accept {
+		return pre
+	}
+	switch g.kind {
+	case kindPayloadAttestation:
+		return p.commitPayloadAttestationLocked(g)
+	case kindAggregate:
+		return p.commitAggregateLocked(g, &g.point)
+	}
+	res := p.commitAttestationLocked(g)
+	if res.Verdict == Accept {
+		c.singles = append(c.singles, &single{key: g.agg, data: g.data, pos: g.pos, size: g.size, sig: &g.point})
+		c.at = append(c.at, len(c.outs))
+		c.groups = append(c.groups, g)
+	}
+	return res
+}
+
+// storeSinglesLocked merges the accepted attestations into their
+// aggregates; one the store has no room for is answered Ignore and
+// forgotten as seen.
+func (p *Pool) storeSinglesLocked(c *commitment) {
+	if len(c.singles) == 0 {
+		return
+	}
+	for k, ok := range p.store.addSingles(c.singles) {
+		if !ok {
+			g := c.groups[k]
+			p.attSeen.remove(g.key.epoch, g.key.index)
+			c.outs[c.at[k]].res = ignore(ErrPoolFull)
+		}
 	}
 }
 

@@ -64,8 +64,19 @@ type Config struct {
 	// goes without waiting. BatchAdaptive ignores it.
 	MinBatch int
 	// VerifyWorkers is the number of batches verified at once (goroutines
-	// owned by the pool); 0 means GOMAXPROCS.
+	// owned by the pool; one more verifies isolated peers' sets); 0 means
+	// GOMAXPROCS.
 	VerifyWorkers int
+	// MaxPeers bounds the peers whose invalid signatures the pool remembers
+	// to isolate them (BatchAdaptive; see the package doc): a table of at
+	// most MaxPeers entries, a few dozen bytes and the Peer's string each,
+	// where a new peer takes the place of the lowest score. Negative: no
+	// peer is isolated.
+	MaxPeers int
+	// PeerHalfLife is how fast a peer's invalid signatures are forgiven:
+	// its score halves every PeerHalfLife. One invalid signature isolates a
+	// peer for one PeerHalfLife. 0 means SlotDuration.
+	PeerHalfLife time.Duration
 	// MergeWorkers is the number of goroutines a large merge of signatures
 	// is spread over; 0 means GOMAXPROCS.
 	MergeWorkers int
@@ -81,7 +92,8 @@ type Config struct {
 	// not close it.
 	SignatureVerifier SignatureVerifier
 
-	// MaxPending bounds the signature sets queued or being verified.
+	// MaxPending bounds the signature sets queued, being verified or awaiting
+	// their verdict.
 	MaxPending int
 	// MaxAggregates bounds the aggregates kept for block packing.
 	MaxAggregates int
@@ -144,6 +156,10 @@ const FixedBatchDelay = 5 * time.Millisecond
 
 // DefaultConfig is the configuration the zero fields of a Config stand for.
 //
+// MaxPeers 1024: a beacon node keeps well under a hundred peers connected,
+// so the table holds every recent sender of invalid signatures with room
+// for churn, in about 100 KiB at most.
+//
 // BatchSize 1024: the verifier's time per set is within a few percent of its
 // floor from about a thousand same-root sets (README, verifybench). The
 // adaptive latency bound BatchDelay 50 ms: a full batch of 1024 sets takes
@@ -156,6 +172,7 @@ var DefaultConfig = Config{
 	BatchSize:         1024,
 	BatchDelay:        50 * time.Millisecond,
 	MaxPending:        1 << 16,
+	MaxPeers:          1024,
 	MaxAggregates:     1 << 15,
 	MaxData:           1 << 12,
 	MaxSeenAggregates: 1 << 16,
@@ -187,6 +204,12 @@ func (c Config) sanitize() (Config, error) {
 	}
 	if c.VerifyWorkers == 0 {
 		c.VerifyWorkers = runtime.GOMAXPROCS(0)
+	}
+	if c.MaxPeers == 0 {
+		c.MaxPeers = d.MaxPeers
+	}
+	if c.PeerHalfLife == 0 {
+		c.PeerHalfLife = c.SlotDuration
 	}
 	if c.MergeWorkers == 0 {
 		c.MergeWorkers = runtime.GOMAXPROCS(0)
@@ -230,8 +253,14 @@ func (c Config) sanitize() (Config, error) {
 			c.BatchSize, c.MinBatch, c.BatchDelay, c.VerifyWorkers, c.MergeWorkers)
 	case c.MaxPending < 3, c.MaxAggregates < 1, c.MaxData < 1, c.MaxSeenAggregates < 1, c.MaxRootCache < 1:
 		return c, fmt.Errorf("%w: bounds must be positive", ErrConfig)
+	case c.PeerHalfLife < 0:
+		return c, fmt.Errorf("%w: PeerHalfLife %v", ErrConfig, c.PeerHalfLife)
 	case c.PruneInterval < 0:
 		return c, fmt.Errorf("%w: PruneInterval %v", ErrConfig, c.PruneInterval)
 	}
 	return c, nil
 }
+
+// isolatesPeers reports whether the pool verifies isolated peers' sets
+// apart: under BatchAdaptive, unless MaxPeers is negative.
+func (c Config) isolatesPeers() bool { return c.Policy == BatchAdaptive && c.MaxPeers > 0 }

@@ -60,6 +60,75 @@
 // verification; a copy of one already accepted is dropped before any
 // signature work. AttestationData roots are cached by the data's encoding.
 //
+// # Verdicts as soon as they are known
+//
+// The verify goroutines hand every set's verdict to one completing
+// goroutine as soon as the verifier has decided it: with a verifier that
+// also has VerifyStream (*verifier.Verifier does), the sets of a passing
+// half of a failing batch are answered while the verifier still searches
+// the other half, and a message (an aggregate has three sets, perhaps in
+// different batches) is answered once all its sets are decided. Meanwhile
+// the verify goroutines take the next batches, so one batch's search holds
+// up only the goroutine in it (Config.VerifyWorkers of them, GOMAXPROCS by
+// default). The sets count against MaxPending until their message is
+// answered.
+//
+// # Peer isolation
+//
+// Under BatchAdaptive, a message submitted with its forwarding peer
+// (ValidateAttestationFrom, ...) is verified apart from the others while
+// that peer recently forwarded an invalid signature: each invalid signature
+// adds 1 to the peer's score, the score halves every Config.PeerHalfLife
+// (a slot by default), and the peer is isolated while its score is above
+// one half, so one invalid signature by accident isolates an honest peer for
+// one half-life, while a peer that keeps sending them stays isolated. An
+// isolated peer's sets, including those already queued when it is found
+// out, are verified in batches of at most 8 of its own sets, by a verify
+// goroutine of their own (the others help when they are idle): they fail no
+// other peer's batch and their search delays no other batch. The scores are
+// kept for at most Config.MaxPeers peers (1024 by default, a few dozen
+// bytes and the peer's ID each); when the table is full, a new peer takes
+// the place of the lowest score. NoPeer is never isolated; BatchFixed, the
+// clients' way, isolates no one.
+//
+// # Metrics
+//
+// With Config.Registerer, the pool registers (and Close unregisters):
+//
+//	attpool_verdicts_total{topic,verdict,rule}  verdicts; topic is attestation, aggregate or payload_attestation
+//	attpool_verdict_seconds{topic}             histogram: submission to verdict
+//	attpool_queue_wait_seconds                 histogram: a set's wait before its batch is verified
+//	attpool_batch_sets, attpool_batch_seconds  histograms: sets per batch, time to verify one
+//	attpool_pending_sets                       sets queued, being verified or awaiting their verdict
+//	attpool_isolated_sets_total                sets verified apart (peer isolation)
+//	attpool_isolated_peers                     peers isolated now
+//	attpool_aggregates, attpool_attestation_data, attpool_seen_attesters   sizes, read at scrape time
+//	attpool_dropped_total                      accepted messages a bound kept out
+//
+// and, when the verifier has Stats (*verifier.Verifier does), its counters,
+// read at scrape time: attpool_verifier_calls_total, _sets_total,
+// _checks_total, _bisections_total, _individual_sets_total (sets checked
+// alone), _subgroup_fallbacks_total, _exp_method_total, _located_total and
+// _hash_cache_hits_total. To prefix or label them as a node names its
+// metrics, wrap the registerer:
+//
+//	reg := prometheus.WrapRegistererWithPrefix("beacon_", prometheus.DefaultRegisterer)
+//	p, err := pool.New(pool.Config{Registerer: reg}, node)
+//
+// # One verifier for a node
+//
+// One Pool serves all its gossip topics (attestations, aggregates, payload
+// attestations): their sets share its batches and its verifier. To share a
+// verifier with other users as well (block or sync-committee signatures), a
+// node builds one verifier.Verifier, passes it as Config.SignatureVerifier
+// (the pool neither closes it nor builds its own; anything with
+// Verify([]verifier.Set) []bool will do, and VerifyStream and Stats are used
+// when present) and closes it after the pool. The verifier's counters then
+// count all its users' work; two pools that register on one registry need
+// prometheus.WrapRegistererWith(prometheus.Labels{...}) to keep their names
+// apart. A node whose key cache holds blst points turns them into keys with
+// crypto.PublicKeyFromBlst, without decompressing them again.
+//
 // # Aggregation and blocks
 //
 // An accepted attestation's signature, decoded once when it arrived, is

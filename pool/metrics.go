@@ -27,6 +27,7 @@ type metrics struct {
 	queueWait   prometheus.Histogram
 	batchSize   prometheus.Histogram
 	verifyTime  prometheus.Histogram
+	isolated    prometheus.Counter
 	dropped     prometheus.Counter
 	collectors  []prometheus.Collector
 	unregisters []prometheus.Collector
@@ -34,7 +35,7 @@ type metrics struct {
 
 // gauges are the pool's sizes read at scrape time.
 type gauges struct {
-	aggregates, data, seen func() float64
+	aggregates, data, seen, isolatedPeers func() float64
 }
 
 const namespace = "attpool"
@@ -52,7 +53,7 @@ func newMetrics(reg prometheus.Registerer, g gauges, stats func() (verifier.Stat
 		}, []string{"topic"}),
 		queueDepth: prometheus.NewGauge(prometheus.GaugeOpts{
 			Namespace: namespace, Name: "pending_sets",
-			Help: "Signature sets queued or being verified.",
+			Help: "Signature sets queued, being verified or awaiting their verdict (against MaxPending).",
 		}),
 		queueWait: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Namespace: namespace, Name: "queue_wait_seconds",
@@ -69,16 +70,21 @@ func newMetrics(reg prometheus.Registerer, g gauges, stats func() (verifier.Stat
 			Help:    "Time to verify one batch.",
 			Buckets: prometheus.ExponentialBuckets(0.0005, 2, 14),
 		}),
+		isolated: prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: namespace, Name: "isolated_sets_total",
+			Help: "Signature sets verified apart because their peer recently sent an invalid signature.",
+		}),
 		dropped: prometheus.NewCounter(prometheus.CounterOpts{
 			Namespace: namespace, Name: "dropped_total",
 			Help: "Accepted messages that could not be kept (a bound of the pool was hit).",
 		}),
 	}
 	m.collectors = []prometheus.Collector{
-		m.verdicts, m.latency, m.queueDepth, m.queueWait, m.batchSize, m.verifyTime, m.dropped,
+		m.verdicts, m.latency, m.queueDepth, m.queueWait, m.batchSize, m.verifyTime, m.isolated, m.dropped,
 		gaugeFunc("aggregates", "Aggregates kept for block packing.", g.aggregates),
 		gaugeFunc("attestation_data", "Distinct AttestationData the kept aggregates are of.", g.data),
 		gaugeFunc("seen_attesters", "Entries of the first-seen cache of attesters.", g.seen),
+		gaugeFunc("isolated_peers", "Peers whose signature sets are verified apart.", g.isolatedPeers),
 	}
 	if _, ok := stats(); ok {
 		m.collectors = append(m.collectors, verifierCounters(stats)...)

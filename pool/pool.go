@@ -29,7 +29,8 @@ type Pool struct {
 	roots   *rootCache
 	keySums keySums // committee key sums, with a lock of its own
 	batch   *batcher
-	pending atomic.Int64 // signature sets queued or being verified
+	done    *completer
+	pending atomic.Int64 // signature sets queued, being verified or awaiting their verdict
 
 	mu          sync.Mutex // guards what follows
 	attSeen     *epochSeen // (target epoch, attester) of valid attestations
@@ -47,7 +48,8 @@ type Pool struct {
 	closed    atomic.Bool
 	closeOnce sync.Once
 	quit      chan struct{}
-	wg        sync.WaitGroup
+	verifiers sync.WaitGroup // the verify goroutines
+	wg        sync.WaitGroup // the others
 }
 
 type epochKey struct{ epoch, index uint64 }
@@ -95,15 +97,27 @@ func New(cfg Config, node Node) (*Pool, error) {
 	}
 	p.roots = newRootCache(cfg.MaxRootCache, p.domains)
 	p.batch = newBatcher(cfg)
-	for range cfg.VerifyWorkers {
-		p.wg.Go(p.verifyLoop)
-	}
-	p.wg.Go(p.loop)
+	p.done = newCompleter()
+	p.startWorkers()
 	p.log.WithFields(logrus.Fields{
 		"batch_policy": cfg.Policy, "batch_size": cfg.BatchSize, "batch_delay": cfg.BatchDelay,
 		"verify_workers": cfg.VerifyWorkers, "per_signature": cfg.PerSignature,
 	}).Debug("attestation pool started")
 	return p, nil
+}
+
+// startWorkers starts the pool's goroutines: VerifyWorkers verify
+// goroutines, one more for the isolated peers' sets if peers are isolated,
+// the completer and the pruning loop.
+func (p *Pool) startWorkers() {
+	for range p.cfg.VerifyWorkers {
+		p.verifiers.Go(func() { p.verifyLoop(false) })
+	}
+	if p.cfg.isolatesPeers() {
+		p.verifiers.Go(func() { p.verifyLoop(true) })
+	}
+	p.wg.Go(p.completeLoop)
+	p.wg.Go(p.loop)
 }
 
 // Close stops the pool: new messages are answered Ignore (ErrClosed), the
@@ -115,6 +129,8 @@ func (p *Pool) Close() {
 	p.closeOnce.Do(func() {
 		p.closed.Store(true)
 		p.batch.close()
+		p.verifiers.Wait()
+		close(p.done.quit)
 		close(p.quit)
 		p.wg.Wait()
 		if p.own != nil {
@@ -205,6 +221,9 @@ func (p *Pool) gauges() gauges {
 		aggregates: read(func() int { return p.store.n }),
 		data:       read(func() int { return len(p.store.byRoot) }),
 		seen:       read(p.attSeen.count),
+		isolatedPeers: func() float64 {
+			return float64(p.batch.isolatedPeers())
+		},
 	}
 }
 

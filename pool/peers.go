@@ -1,0 +1,153 @@
+package pool
+
+import (
+	"math"
+	"time"
+)
+
+// Peer isolation (BatchAdaptive). A peer that forwarded a message with an
+// invalid signature gets a score of 1 more per invalid signature; the score
+// halves every Config.PeerHalfLife. While its score is above
+// isolationScore the peer is isolated: its signature sets wait in a lane of
+// their own and are verified in small batches of its sets alone, by a verify
+// goroutine of their own, so its invalid signatures fail no batch of other
+// peers' sets and their search holds up no other batch. One invalid
+// signature isolates a peer for one half-life; a peer that keeps sending
+// them stays isolated. NoPeer is never isolated.
+
+const (
+	// isolationScore is the score above which a peer is isolated: one
+	// invalid signature (1) isolates for one half-life.
+	isolationScore = 0.5
+	// forgetScore is the score under which a peer's entry may be dropped:
+	// five half-lives after its last invalid signature, if it sent one.
+	forgetScore = 1.0 / 32
+	// isolatedBatch is the most sets of one isolated peer verified in one
+	// call: small, so that a failing call costs little to search, and a few
+	// sets more than an aggregate's three.
+	isolatedBatch = 8
+)
+
+// peerTable is the scores of the peers that sent invalid signatures, at
+// most size of them: a new peer takes the place of the lowest score when
+// the table is full. Not safe for concurrent use (the batcher's lock guards
+// it).
+type peerTable struct {
+	size     int
+	halfLife time.Duration
+	peers    map[Peer]*peerScore
+}
+
+// peerScore is a score as of at.
+type peerScore struct {
+	score float64
+	at    time.Time
+}
+
+func newPeerTable(size int, halfLife time.Duration) *peerTable {
+	return &peerTable{size: size, halfLife: halfLife, peers: make(map[Peer]*peerScore)}
+}
+
+// decayed is s's score at now.
+func (t *peerTable) decayed(s *peerScore, now time.Time) float64 {
+	age := now.Sub(s.at)
+	if age <= 0 {
+		return s.score
+	}
+	return s.score * math.Exp2(-float64(age)/float64(t.halfLife))
+}
+
+// isolated reports whether p's sets are to be verified apart at now.
+func (t *peerTable) isolated(p Peer, now time.Time) bool {
+	s := t.peers[p]
+	return s != nil && t.decayed(s, now) > isolationScore
+}
+
+// taint records an invalid signature forwarded by p at now and reports
+// whether that made p isolated (it was not before).
+func (t *peerTable) taint(p Peer, now time.Time) (newly bool) {
+	if p == NoPeer || t.size <= 0 {
+		return false
+	}
+	s := t.peers[p]
+	if s == nil {
+		t.makeRoom(now)
+		s = &peerScore{at: now}
+		t.peers[p] = s
+	}
+	before := t.decayed(s, now)
+	s.score, s.at = before+1, now
+	return before <= isolationScore && s.score > isolationScore
+}
+
+// makeRoom drops the forgotten entries, or else the lowest score, when the
+// table is full.
+func (t *peerTable) makeRoom(now time.Time) {
+	if len(t.peers) < t.size {
+		return
+	}
+	var lowest Peer
+	low := math.Inf(1)
+	for p, s := range t.peers {
+		d := t.decayed(s, now)
+		if d < forgetScore {
+			delete(t.peers, p)
+			continue
+		}
+		if d < low {
+			lowest, low = p, d
+		}
+	}
+	if len(t.peers) >= t.size {
+		delete(t.peers, lowest)
+	}
+}
+
+// countIsolated is the number of peers isolated at now.
+func (t *peerTable) countIsolated(now time.Time) int {
+	n := 0
+	for _, s := range t.peers {
+		if t.decayed(s, now) > isolationScore {
+			n++
+		}
+	}
+	return n
+}
+
+// lanes are the queues of the isolated peers' sets, taken in turn.
+type lanes struct {
+	byPeer map[Peer]*jobQueue
+	turn   []Peer
+}
+
+func (l *lanes) push(j *job) {
+	q := l.byPeer[j.from]
+	if q == nil {
+		if l.byPeer == nil {
+			l.byPeer = make(map[Peer]*jobQueue)
+		}
+		q = &jobQueue{}
+		l.byPeer[j.from] = q
+		l.turn = append(l.turn, j.from)
+	}
+	q.push(j)
+}
+
+func (l *lanes) len() int { return len(l.turn) }
+
+// take returns up to isolatedBatch sets of the next peer in turn.
+func (l *lanes) take() []*job {
+	if len(l.turn) == 0 {
+		return nil
+	}
+	p := l.turn[0]
+	l.turn = l.turn[1:]
+	q := l.byPeer[p]
+	batch := q.take(min(q.len(), isolatedBatch))
+	if q.len() == 0 {
+		delete(l.byPeer, p)
+	} else {
+		l.turn = append(l.turn, p)
+	}
+	return batch
+}

@@ -1,0 +1,266 @@
+package pool
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/attpool/attpool/attestation"
+	"github.com/attpool/attpool/verifier"
+)
+
+// TestPeerTaintDecays: one invalid signature isolates a peer for one
+// half-life; many keep it isolated for longer; the score halves per
+// half-life.
+func TestPeerTaintDecays(t *testing.T) {
+	const h = 12 * time.Second
+	tab := newPeerTable(16, h)
+	t0 := time.Unix(1000, 0)
+	if tab.isolated("a", t0) {
+		t.Fatal("a peer without invalid signatures is isolated")
+	}
+	if !tab.taint("a", t0) {
+		t.Fatal("one invalid signature does not isolate")
+	}
+	if !tab.isolated("a", t0.Add(h-time.Millisecond)) || tab.isolated("a", t0.Add(h)) {
+		t.Fatal("one invalid signature must isolate for exactly one half-life")
+	}
+	for range 8 {
+		tab.taint("b", t0)
+	}
+	if tab.taint("b", t0) {
+		t.Fatal("taint of an isolated peer reported as new")
+	}
+	// 9 at t0: isolated while 9/2^(t/h) > 1/2, i.e. t < log2(18) h ~ 4.17 h.
+	if !tab.isolated("b", t0.Add(4*h)) || tab.isolated("b", t0.Add(5*h)) {
+		t.Fatal("nine invalid signatures: want isolation for about 4.17 half-lives")
+	}
+	if got := tab.decayed(tab.peers["b"], t0.Add(2*h)); got != 9.0/4 {
+		t.Fatalf("score after two half-lives %v, want 2.25", got)
+	}
+	if n := tab.countIsolated(t0.Add(2 * h)); n != 1 {
+		t.Fatalf("%d isolated after two half-lives, want 1 (b)", n)
+	}
+	if tab.taint(NoPeer, t0) || tab.isolated(NoPeer, t0) {
+		t.Fatal("NoPeer tainted")
+	}
+}
+
+// TestPeerTableBounded: the table never holds more than its size, keeps the
+// worst offender when many peers come, and forgets decayed peers first.
+func TestPeerTableBounded(t *testing.T) {
+	const size = 64
+	tab := newPeerTable(size, time.Second)
+	t0 := time.Unix(1000, 0)
+	for range 20 {
+		tab.taint("attacker", t0)
+	}
+	for i := range 100 * size {
+		tab.taint(Peer(fmt.Sprint("sybil", i)), t0.Add(time.Duration(i)*time.Microsecond))
+		if len(tab.peers) > size {
+			t.Fatalf("table holds %d peers, bound %d", len(tab.peers), size)
+		}
+	}
+	if !tab.isolated("attacker", t0.Add(time.Second)) {
+		t.Fatal("the worst offender was evicted by single-signature peers")
+	}
+	// Much later every entry has decayed: a new peer clears the forgotten.
+	later := t0.Add(time.Hour)
+	tab.taint("new", later)
+	if len(tab.peers) != 1 || !tab.isolated("new", later) {
+		t.Fatalf("after decay: %d entries", len(tab.peers))
+	}
+}
+
+// TestBatcherIsolatesQueued: when a peer becomes isolated, its sets already
+// queued move to its lane; batches of honest roots no longer hold them, and
+// a lane batch holds one peer's sets only.
+func TestBatcherIsolatesQueued(t *testing.T) {
+	b := newTestBatcher(t, Config{BatchSize: 1024})
+	b.add(testJobs(1, 5, "bad")...)
+	b.add(testJobs(1, 5, "good")...)
+	b.add(testJobs(2, 3, "bad")...)
+	b.add(testJobs(3, 20, "other-bad")...)
+	b.taint("bad")
+	b.taint("other-bad")
+	b.add(testJobs(1, 2, "bad")...) // isolated at intake now
+	batch, apart, _, _ := b.take(false)
+	if apart || len(batch) != 5 {
+		t.Fatalf("honest batch: %d sets (apart %v), want good's 5", len(batch), apart)
+	}
+	for _, j := range batch {
+		if j.from != "good" {
+			t.Fatalf("honest batch holds a set of %q", j.from)
+		}
+	}
+	lanes := map[Peer]int{}
+	for {
+		batch, apart, _, _ := b.take(true)
+		if batch == nil {
+			break
+		}
+		if !apart || len(batch) > isolatedBatch {
+			t.Fatalf("lane batch of %d (apart %v)", len(batch), apart)
+		}
+		for _, j := range batch {
+			if j.from != batch[0].from {
+				t.Fatalf("lane batch mixes %q and %q", batch[0].from, j.from)
+			}
+			lanes[j.from]++
+		}
+	}
+	if lanes["bad"] != 10 || lanes["other-bad"] != 20 {
+		t.Fatalf("lanes %v, want bad 10, other-bad 20", lanes)
+	}
+}
+
+// peerRecorder verifies with a real verifier, records the peers of every
+// call's sets (by signature) and holds a call while its gate is closed.
+type peerRecorder struct {
+	v     *verifier.Verifier
+	mu    sync.Mutex
+	peer  map[[96]byte]Peer
+	calls [][]Peer
+	hold  chan struct{} // when not nil, the next call waits for it
+	in    chan struct{} // signalled when a held call has started
+}
+
+func (g *peerRecorder) Verify(sets []verifier.Set) []bool {
+	g.mu.Lock()
+	hold := g.hold
+	g.hold = nil
+	var peers []Peer
+	for _, s := range sets {
+		peers = append(peers, g.peer[s.Signature])
+	}
+	g.calls = append(g.calls, peers)
+	g.mu.Unlock()
+	if hold != nil {
+		g.in <- struct{}{}
+		<-hold
+	}
+	return g.v.Verify(sets)
+}
+
+// TestIsolatedPeerNeverMixed: after a peer sent an invalid signature, no
+// verifier call holds both its sets and another peer's, however they are
+// queued, and every verdict is still right.
+func TestIsolatedPeerNeverMixed(t *testing.T) {
+	checkLeaks(t)
+	e := newEnv(t, 2, 32, 100)
+	e.setSlot(testSlot, 1000)
+	v, err := verifier.New(verifier.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	gv := &peerRecorder{v: v, peer: map[[96]byte]Peer{}, in: make(chan struct{})}
+	p := e.pool(Config{SignatureVerifier: gv, VerifyWorkers: 1, BatchDelay: time.Second})
+	d := e.data(testSlot)
+	ctx := context.Background()
+	type msg struct {
+		att    *attestation.SingleAttestation
+		subnet uint64
+		from   Peer
+		valid  bool
+	}
+	var msgs []msg
+	for ci := range uint64(2) {
+		for pos := range uint64(32) {
+			att, subnet := e.single(d, ci, pos)
+			m := msg{att, subnet, Peer(fmt.Sprint("honest", pos%4)), true}
+			if pos%2 == 0 {
+				m.from = "bad"
+				if pos%4 == 0 {
+					m.valid = false
+					att.Signature = e.sign(att.AttesterIndex, [32]byte{byte(pos)})
+				}
+			}
+			gv.mu.Lock()
+			gv.peer[att.Signature] = m.from
+			gv.mu.Unlock()
+			msgs = append(msgs, m)
+		}
+	}
+	// The first invalid signature of "bad" isolates it.
+	first := msgs[0]
+	wantResult(t, p.ValidateAttestationFrom(ctx, first.from, first.att, first.subnet), Reject, ErrInvalidSignature)
+	gv.mu.Lock()
+	before := len(gv.calls)
+	hold := make(chan struct{})
+	gv.hold = hold
+	gv.mu.Unlock()
+	// A plug holds the only honest worker while everything else queues.
+	plug := msgs[1]
+	plugc := p.ValidateAttestationFromAsync(ctx, plug.from, plug.att, plug.subnet)
+	<-gv.in
+	var chans []<-chan Result
+	for _, m := range msgs[2:] {
+		chans = append(chans, p.ValidateAttestationFromAsync(ctx, m.from, m.att, m.subnet))
+	}
+	close(hold)
+	wantResult(t, <-plugc, Accept, nil)
+	for i, c := range chans {
+		if m := msgs[i+2]; m.valid {
+			wantResult(t, <-c, Accept, nil)
+		} else {
+			wantResult(t, <-c, Reject, ErrInvalidSignature)
+		}
+	}
+	gv.mu.Lock()
+	defer gv.mu.Unlock()
+	mixed, apart := 0, 0
+	for _, call := range gv.calls[before+1:] {
+		bad := 0
+		for _, from := range call {
+			if from == "bad" {
+				bad++
+			}
+		}
+		if bad > 0 && bad < len(call) {
+			mixed++
+		}
+		if bad > 0 {
+			apart++
+		}
+	}
+	if mixed > 0 {
+		t.Fatalf("%d verifier calls mix the isolated peer's sets with others (calls %v)", mixed, gv.calls[before+1:])
+	}
+	if apart == 0 {
+		t.Fatal("the isolated peer's sets were never verified")
+	}
+}
+
+// TestIsolationDecaysInPool: in fake time, an isolated peer's sets are
+// verified with the others again once its taint has decayed.
+func TestIsolationDecaysInPool(t *testing.T) {
+	e := newEnv(t, 1, 16, 100)
+	e.setSlot(testSlot, 1000)
+	d := e.data(testSlot)
+	synctest.Test(t, func(t *testing.T) {
+		p, err := New(Config{PeerHalfLife: time.Second, PruneInterval: time.Hour}, e.node)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		att, subnet := e.single(d, 0, 0)
+		att.Signature = e.sign(att.AttesterIndex, [32]byte{9})
+		wantResult(t, p.ValidateAttestationFrom(context.Background(), "peer", att, subnet), Reject, ErrInvalidSignature)
+		if n := p.batch.isolatedPeers(); n != 1 {
+			t.Fatalf("%d isolated peers after an invalid signature", n)
+		}
+		time.Sleep(time.Second)
+		if n := p.batch.isolatedPeers(); n != 0 {
+			t.Fatalf("%d isolated peers one half-life later", n)
+		}
+		att, subnet = e.single(d, 0, 1)
+		wantResult(t, p.ValidateAttestationFrom(context.Background(), "peer", att, subnet), Accept, nil)
+		if got := metricValue(p.metrics.isolated); got != 0 {
+			t.Fatalf("%v sets verified apart after the taint decayed", got)
+		}
+	})
+}
