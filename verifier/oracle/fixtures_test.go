@@ -1,12 +1,16 @@
 package oracle_test
 
 import (
-	crand "crypto/rand"
 	"math/big"
+	"slices"
 	"sync"
 	"testing"
 
+	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/pool"
 	"github.com/attpool/attpool/verifier"
 )
 
@@ -23,57 +27,85 @@ var (
 func testKeys(t testing.TB) ([]*crypto.SecretKey, []*crypto.PublicKey) {
 	t.Helper()
 	keysOnce.Do(func() {
-		for i := range 256 {
-			sk, err := crypto.InteropSecretKey(uint64(i))
-			if err != nil {
-				panic(err)
-			}
-			testSKs = append(testSKs, sk)
-			testPKs = append(testPKs, sk.PublicKey())
+		k := pool.NewInteropKeys(256)
+		for i := range uint64(256) {
+			testSKs, testPKs = append(testSKs, k.SecretKey(i)), append(testPKs, k.PublicKey(i))
 		}
 	})
 	return testSKs, testPKs
 }
 
-// want returns what verifying each set alone with blst says.
+// want returns blst's per-set verdicts (crypto.Verify of each set alone),
+// the reference the batch verdicts must equal.
 func want(sets []verifier.Set) []bool {
 	out := make([]bool, len(sets))
-	for i, s := range sets {
-		sig, err := crypto.SignatureFromBytes(s.Signature[:])
-		out[i] = err == nil && crypto.Verify(s.PublicKey, s.Root[:], sig)
+	for i := range sets {
+		out[i] = verifyAlone(&sets[i])
 	}
 	return out
 }
 
-// G2 cofactor h2 (RFC 9380) and group order r; TestOracleSelfCheck compares
-// r with gnark's.
+func verifyAlone(s *verifier.Set) bool {
+	sig, err := crypto.SignatureFromBytes(s.Signature[:])
+	return err == nil && crypto.Verify(s.PublicKey, s.Root[:], sig)
+}
+
+// The group order r = x^4 - x^2 + 1 and the G2 cofactor h2 = (x^8 - 4x^7 +
+// 5x^6 - 4x^4 + 6x^3 - 4x^2 - 4x + 13) / 9 (RFC 9380), derived from the BLS
+// parameter x = -0xd201000000010000 rather than taken from gnark
+// (TestOracleSelfCheck compares r with gnark's).
 var (
-	h2, _ = new(big.Int).SetString("5d543a95414e7f1091d50792876a202cd91de4547085abaa68a205b2e5a7ddfa628f1cb4d9e82ef21537e293a6691ae1616ec6e786f0c70cf1c38e31c7238e5", 16)
-	r, _  = new(big.Int).SetString("73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001", 16)
+	r  = blsPoly(1, 0, -1, 0, 1)
+	h2 = new(big.Int).Quo(blsPoly(1, -4, 5, 0, -4, 6, -4, -4, 13), big.NewInt(9))
 )
+
+// blsPoly evaluates the polynomial of coefficients cs (highest first) at x.
+func blsPoly(cs ...int64) *big.Int {
+	x := new(big.Int).Neg(new(big.Int).SetUint64(0xd201000000010000))
+	acc := new(big.Int)
+	for _, c := range cs {
+		acc.Mul(acc, x).Add(acc, big.NewInt(c))
+	}
+	return acc
+}
 
 // leBytes returns k little-endian and its bit length (crypto's scalar format).
 func leBytes(k *big.Int) ([]byte, int) {
-	le := k.Bytes()
-	for i, j := 0, len(le)-1; i < j; i, j = i+1, j-1 {
-		le[i], le[j] = le[j], le[i]
+	b := k.Bytes()
+	slices.Reverse(b)
+	return b, k.BitLen()
+}
+
+// The crafted points are made with gnark-crypto (generic curve arithmetic,
+// valid off the subgroup too) and handed to the verifier through their
+// compressed encodings.
+
+// toBlst converts a gnark point to the crypto package's, through its
+// compressed encoding (no subgroup check).
+func toBlst(t testing.TB, p bls.G2Affine) crypto.G2 {
+	t.Helper()
+	b := p.Bytes()
+	var s crypto.Signature
+	if _, err := s.SetBytesNoSubgroupCheck(b[:]); err != nil {
+		t.Fatalf("blst decoding gnark's %x: %v", b, err)
 	}
-	return le, k.BitLen()
+	return s.Point().Jacobian()
 }
 
 // randomCurvePoint returns a random point of the G2 curve (almost surely
-// outside G2): random compressed encodings until one decodes.
+// outside G2): a random x of Fp2 until x^3 + 4(1+u) is a square.
 func randomCurvePoint(t testing.TB) crypto.G2 {
 	t.Helper()
 	for {
-		var b [96]byte
-		if _, err := crand.Read(b[:]); err != nil {
+		var p bls.G2Affine
+		if _, err := p.X.SetRandom(); err != nil {
 			t.Fatal(err)
 		}
-		b[0] = 0x80 | (b[0] & 0x20) | (b[0] % 0x1a) // compressed, finite, x < p
-		var s crypto.Signature
-		if _, err := s.SetBytesNoSubgroupCheck(b[:]); err == nil {
-			return s.Point().Jacobian()
+		var rhs bls.E2
+		rhs.Square(&p.X).Mul(&rhs, &p.X).Add(&rhs, &oracleB2)
+		if rhs.Legendre() == 1 {
+			p.Y.Sqrt(&rhs)
+			return toBlst(t, p)
 		}
 	}
 }
@@ -81,28 +113,34 @@ func randomCurvePoint(t testing.TB) crypto.G2 {
 // orderThirteen returns a point of order 13 of the G2 curve.
 func orderThirteen(t testing.TB) crypto.G2 { return smallOrderPoint(t, 13) }
 
-// shifted returns the encoding of sig + D.
+// shifted returns the encoding of sig + D, added in gnark's Jacobian
+// coordinates.
 func shifted(t testing.TB, sig [96]byte, D *crypto.G2) [96]byte {
 	t.Helper()
-	var s crypto.Signature
-	if _, err := s.SetBytesNoSubgroupCheck(sig[:]); err != nil {
+	s, _, err := oracleDecodeG2(sig[:])
+	if err != nil {
 		t.Fatal(err)
 	}
-	p := s.Point().Jacobian()
-	p.Add(D)
-	a := p.Affine()
-	return a.Bytes()
+	d := oracleFromBlst(t, *D)
+	var acc, dj bls.G2Jac
+	acc.FromAffine(&s)
+	dj.FromAffine(&d)
+	acc.AddAssign(&dj)
+	var out bls.G2Affine
+	out.FromJacobian(&acc)
+	return out.Bytes()
 }
 
 func neg(p crypto.G2) *crypto.G2 { q := p; q.Neg(); return &q }
 
-// randomG2 returns a random point of G2 (a multiple of the generator).
+// randomG2 returns [k]g2 for a random scalar k.
 func randomG2(t testing.TB) crypto.G2 {
-	var k [32]byte
-	if _, err := crand.Read(k[:]); err != nil {
+	var k fr.Element
+	if _, err := k.SetRandom(); err != nil {
 		t.Fatal(err)
 	}
-	g := crypto.G2Generator()
-	p := g.Jacobian()
-	return *p.Mul(k[:], 255)
+	_, _, _, g2 := bls.Generators()
+	var p bls.G2Affine
+	p.ScalarMultiplication(&g2, k.BigInt(new(big.Int)))
+	return toBlst(t, p)
 }
