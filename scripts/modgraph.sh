@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# What a node pays for importing attpool: builds a throwaway consumer module
+# What a node pays for importing attpool. Fails if the library's go.mod
+# requires a module outside the allowed set (blst, fastssz, go-bitfield,
+# logrus, the Prometheus client, golang.org/x/sync). Then builds a throwaway consumer module
 # that imports github.com/attpool/attpool/pool (a replace to this checkout,
 # outside the workspace) and fails if its module graph (`go list -m all`) or
 # its build holds a test, benchmark or example dependency of this repository:
@@ -17,6 +19,18 @@ cd "$(dirname "$0")/.."
 repo="$(pwd)"
 
 forbidden='gnark-crypto|gonum\.org|go-fonts|go-latex|go-pdf|sbinet/gg|ajstarks/svgo|golang/freetype|golang\.org/x/image|libp2p|multiformats|progressbar|cheggaaa|schollz|uiprogress|mpb'
+
+# The library's direct requirements: only the dependencies the module
+# layout allows (README, "Modules and versions").
+allowed='^(github\.com/supranational/blst|github\.com/ferranbt/fastssz|github\.com/prysmaticlabs/go-bitfield|github\.com/sirupsen/logrus|github\.com/prometheus/client_golang|github\.com/prometheus/client_model|golang\.org/x/sync)$'
+status=0
+direct="$(GOWORK=off go list -m -f '{{if not .Indirect}}{{if not .Main}}{{.Path}}{{end}}{{end}}' all)"
+if bad="$(echo "$direct" | grep -v -E "$allowed" | grep .)"; then
+  echo "modgraph: FAIL: the library's go.mod requires modules outside the allowed set:" >&2
+  echo "$bad" >&2
+  status=1
+fi
+echo "modgraph: the library requires $(echo "$direct" | tr '\n' ' ')"
 
 tmp="$(mktemp -d -t attpool-consumer.XXXXXX)"
 trap 'rm -rf "$tmp"' EXIT
@@ -42,7 +56,6 @@ SRC
 cd "$tmp"
 export GOWORK=off GOFLAGS=-mod=mod
 go mod tidy >/dev/null
-status=0
 mods="$(go list -m all)"
 echo "modgraph: a consumer of attpool/pool (go $goline) has $(echo "$mods" | wc -l) modules in go list -m all"
 if bad="$(echo "$mods" | grep -E "$forbidden")"; then
