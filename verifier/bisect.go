@@ -253,17 +253,23 @@ func (c *call) bisect(root node) {
 }
 
 // A failing whole call of at least karyMin candidates is split at once into
-// parts of about karyPartSize (8 to 32 parts): all but one summed and
-// checked in parallel, the last part's sums and value by subtraction and
-// division.
+// parts of about karyPartSize (karyPartsMin to karyPartsMax parts): all but
+// one summed and checked in parallel, the last part's sums and value by
+// subtraction and division. Halving such a call level by level would spend
+// its first levels on ranges that all fail; parts of 64 are where a range
+// of a call with a few invalid sets starts to pass. Fewer than 8 parts would
+// not fill the workers; more than 32 cost more checks than the halvings they
+// replace.
 const (
 	karyMin      = 512
 	karyPartSize = 64
+	karyPartsMin = 8
+	karyPartsMax = 32
 )
 
 // karyParts is the number of parts a failing whole call of size candidates
-// is split into: about karyPartSize each, 8 to 32.
-func karyParts(size int) int { return min(max(size/karyPartSize, 8), 32) }
+// is split into.
+func karyParts(size int) int { return min(max(size/karyPartSize, karyPartsMin), karyPartsMax) }
 
 // splitK splits a failing node (with its value) into k parts and returns the
 // failing ones, accepting the others; each returned part carries its value

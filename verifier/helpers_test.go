@@ -2,7 +2,9 @@ package verifier
 
 import (
 	crand "crypto/rand"
+	"flag"
 	"math/big"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -48,14 +50,36 @@ func validSet(t testing.TB, i int, root [32]byte) Set {
 	return Set{Root: root, PublicKey: pks[i%len(pks)], Signature: crypto.Sign(sks[i%len(sks)], root[:]).Bytes()}
 }
 
-// want returns what verifying each set alone says: the reference verdicts.
+// want returns what verifying each set alone says: the reference verdicts,
+// computed on every core.
 func want(sets []Set) []bool {
 	out := make([]bool, len(sets))
-	for i, s := range sets {
-		sig, err := crypto.SignatureFromBytes(s.Signature[:])
-		out[i] = err == nil && crypto.Verify(s.PublicKey, s.Root[:], sig)
+	var wg sync.WaitGroup
+	workers := runtime.GOMAXPROCS(0)
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(sets); i += workers {
+				s := &sets[i]
+				sig, err := crypto.SignatureFromBytes(s.Signature[:])
+				out[i] = err == nil && crypto.Verify(s.PublicKey, s.Root[:], sig)
+			}
+		})
 	}
+	wg.Wait()
 	return out
+}
+
+// long runs the randomized tests at full size (go test ./verifier/ -long);
+// by default they run a fraction of their trials, with the same assertions,
+// so that go test stays under a minute on two cores.
+var long = flag.Bool("long", false, "run the verifier's randomized tests at full size")
+
+// trials returns full under -long and short otherwise.
+func trials(full, short int) int {
+	if *long {
+		return full
+	}
+	return short
 }
 
 // G2 cofactor h2 and group order r (RFC 9380, BLS12-381 G2).

@@ -13,8 +13,13 @@ const locateMin = 256
 
 // locatePartSize is the size of the parts locateAll splits a call into: at
 // 1% invalid, most failing parts then hold one invalid set, which the
-// public weights name with a single pairing.
-const locatePartSize = 64
+// public weights name with a single pairing (measured: parts of 128 or 256
+// need as many pairings in all, their savings spent on halving). A call is
+// cut into at least locatePartsMin parts, so the workers have parts to share.
+const (
+	locatePartSize = 64
+	locatePartsMin = 4
+)
 
 // locateBudget is the share of the cost of checking every candidate alone
 // that locateAll's search may spend before checking the sets of its failing
@@ -74,7 +79,7 @@ func (c *call) locateAll(whole node) bool {
 		return false
 	}
 	m := whole.hi - whole.lo
-	k := max(4, m/locatePartSize)
+	k := max(locatePartsMin, m/locatePartSize)
 	var found []peel // invalid sets, with their one-set values
 	if c.wholeFirst(whole, k) {
 		var done bool

@@ -25,17 +25,29 @@ type Set struct {
 
 // Config configures a Verifier. The zero Config means the defaults.
 type Config struct {
-	// SecurityBits is the soundness of the batch checks: a batch holding an
-	// invalid signature is accepted with probability at most 2^-SecurityBits.
-	// 64 (the default) or 128.
+	// SecurityBits is the soundness of a call: a call that holds an invalid
+	// signature accepts it with probability at most 2^-SecurityBits (the
+	// bound covers all the checks the call makes; see the package doc). 64
+	// (the default) or 128. 64 is the default because it is the level the
+	// clients' batch verifiers use (64-bit blinding scalars) and an attacker
+	// gets one try per signature sent, not an offline search; 128 costs
+	// about twice the subgroup rounds.
 	SecurityBits int
-	// Workers is the number of goroutines the Verifier owns; 0 means GOMAXPROCS.
+	// Workers is the number of goroutines the Verifier owns; 0 (the default)
+	// means GOMAXPROCS, because the work is all CPU: more goroutines than
+	// cores only add switching, and fewer leave cores idle.
 	Workers int
 	// HashCacheSize bounds the cache of signing roots hashed to G2 (two
-	// generations of this many entries). 0 means 1024; negative disables it.
+	// generations of this many entries); negative disables it. 0 means 1024:
+	// a slot's attestations share a few signing roots (most attesters vote
+	// for the same head), so 1024 keeps every recent root of the attestation
+	// topics over many slots while bounding the memory (an entry is 192
+	// bytes; a hash costs about 170 µs). Roots seen once (aggregates' own
+	// messages) pass through without crowding the common ones out for long.
 	HashCacheSize int
 	// Individual makes Verify check every set alone, in parallel: the
-	// per-signature baseline, for benchmarks and comparisons.
+	// per-signature baseline, for benchmarks and comparisons. Off by
+	// default.
 	Individual bool
 }
 

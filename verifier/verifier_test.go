@@ -101,7 +101,7 @@ func TestSwapped(t *testing.T) {
 // blinding catches it.
 func TestShiftedInG2(t *testing.T) {
 	v := newVerifier(t, 64)
-	for range 20 {
+	for range trials(20, 4) {
 		for _, n := range sizes[1:] {
 			sets := sameRoot(t, n, 0)
 			D := randomG2(t)
@@ -113,8 +113,10 @@ func TestShiftedInG2(t *testing.T) {
 	}
 }
 
-// orderThirteenTrials is the number of order-13 attack trials; the race
-// detector build lowers it (race_test.go).
+// orderThirteenTrials is the number of order-13 attack trials: 2000 under
+// -long (the race detector build lowers it, race_test.go), 300 by default.
+// A verifier without the subgroup rounds fails one trial in 13, so 300
+// trials miss it with probability (12/13)^300 < 2^-34.
 var orderThirteenTrials = 2000
 
 // A pair shifted by T and -T for T of order 13. A 64-bit blinded check
@@ -125,7 +127,8 @@ func TestOrderThirteenAttack(t *testing.T) {
 	v := newVerifier(t, 64)
 	n := 48 // the fused path (see TestPlannerPath)
 	base := sameRoot(t, n, 0)
-	for trial := range orderThirteenTrials {
+	trialCount := trials(orderThirteenTrials, 300)
+	for trial := range trialCount {
 		sets := append([]Set(nil), base...)
 		i := trial % n
 		j := (i + 1 + trial%(n-1)) % n
@@ -141,8 +144,8 @@ func TestOrderThirteenAttack(t *testing.T) {
 			}
 		}
 	}
-	if s := v.Stats(); s.SubgroupFallbacks != int64(orderThirteenTrials) {
-		t.Fatalf("%d subgroup fallbacks in %d trials", s.SubgroupFallbacks, orderThirteenTrials)
+	if s := v.Stats(); s.SubgroupFallbacks != int64(trialCount) {
+		t.Fatalf("%d subgroup fallbacks in %d trials", s.SubgroupFallbacks, trialCount)
 	}
 }
 
@@ -261,7 +264,7 @@ func TestRandomMixes(t *testing.T) {
 	inf[0] = 0xc0
 	for _, bits := range []int{64, 128} {
 		v := newVerifier(t, bits)
-		for trial := range 12 {
+		for trial := range trials(12, 4) {
 			rng := mrand.New(mrand.NewPCG(uint64(trial), uint64(bits)))
 			nroots := 1 + rng.IntN(12)
 			roots := make([][32]byte, nroots)
