@@ -1,7 +1,11 @@
 // Package pooltest simulates the gossip traffic of a beacon chain for tests,
 // benchmarks and examples of package pool: an in-memory node (interop keys,
-// committees, a linear chain, a manual clock) and the signed
-// SingleAttestations of whole slots, with faults injected on demand.
+// committees, a linear chain, a manual clock), the signed
+// SingleAttestations of whole slots (Network.SlotMessages) and their
+// SignedAggregateAndProof traffic as mainnet has it (AggregateTraffic), with
+// faults injected on demand, each with the verdict the pool must give it,
+// and the Prysm/Lighthouse baseline of the aggregates
+// (Network.BaselineAggregates).
 package pooltest
 
 import (
@@ -212,10 +216,11 @@ func Submit(p *pool.Pool, msgs []Message, goroutines int) (results []pool.Result
 	return results, last.Sub(t0)
 }
 
-// Tally counts verdicts, and the faulty messages rejected for their
-// signature; wrong lists the messages whose verdict is not the expected
-// one (Accept for valid messages, Reject with ErrInvalidSignature for
-// faulty ones).
+// Tally counts verdicts, the faulty messages injected and those that got
+// their expected verdict; Wrong lists the messages whose verdict is not the
+// expected one. Check fills it for attestations (Accept for valid ones,
+// Reject with ErrInvalidSignature for faulty ones), CheckAggregates for
+// aggregates (each message's WantVerdict and WantErr).
 type Tally struct {
 	Accept, Ignore, Reject int
 	FaultsInjected         int
