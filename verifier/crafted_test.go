@@ -307,3 +307,19 @@ func TestLocateCrafted(t *testing.T) {
 		t.Logf("%s: %d checks, %d alone, %d located", tc.name, s.Checks-before.Checks, s.Individual-before.Individual, s.Located-before.Located)
 	}
 }
+
+// TestLocateFooledSmall: the public weights fooled inside ranges too small to
+// halve (shifts by D at weights 1 and 3 of the last parts' small halves, and
+// at the call's last sets), with invalid sets around them.
+func TestLocateFooledSmall(t *testing.T) {
+	v := newVerifier(t, 64)
+	base := sameRoot(t, 300, 0)
+	D := randomG2(t)
+	for _, at := range [][]int{{296, 298}, {0, 2, 150}, {64, 66, 67, 299}} {
+		sets := append([]Set(nil), base...)
+		for _, i := range at {
+			sets[i].Signature = shifted(t, sets[i].Signature, &D)
+		}
+		checkChanged(t, v, sets, at...)
+	}
+}

@@ -229,15 +229,16 @@ func (c *call) tryWhole(whole node) (found []peel, done bool) {
 // and returns the ranges of the next level, with the invalid sets found
 // appended to found.
 func (c *call) searchLevel(frontier []pnode, found []peel) ([]pnode, []peel) {
+	// Small ranges are checked set by set, unless their weighted value is
+	// known (a right half's, by division), which names a suspect for free.
 	var small, rest []pnode
 	for _, p := range frontier {
-		if p.hi-p.lo <= individualBelow {
+		if p.hi-p.lo <= individualBelow && !p.hasB {
 			small = append(small, p)
 		} else {
 			rest = append(rest, p)
 		}
 	}
-	found = append(found, c.aloneAll(small)...)
 	// Weighted values where missing, then suspects.
 	c.v.w.forEach(len(rest), 1, func(x int) {
 		if !rest[x].hasB {
@@ -251,13 +252,17 @@ func (c *call) searchLevel(frontier []pnode, found []peel) ([]pnode, []peel) {
 		if !p.hasB {
 			continue
 		}
-		if i := c.suspect(p); i >= 0 {
+		switch i := c.suspect(p); {
+		case i >= 0:
 			named = append(named, p)
 			suspects = append(suspects, i)
-		} else {
+		case p.hi-p.lo <= individualBelow:
+			small = append(small, p)
+		default:
 			split = append(split, p)
 		}
 	}
+	found = append(found, c.aloneAll(small)...)
 	// The suspects' one-set checks and the split ranges' left halves, in
 	// parallel.
 	ds := make([]crypto.GT, len(suspects))
@@ -272,7 +277,7 @@ func (c *call) searchLevel(frontier []pnode, found []peel) ([]pnode, []peel) {
 	c.v.stats.individual.Add(int64(len(suspects)))
 	c.v.stats.bisections.Add(int64(len(split)))
 	c.spent += float64(len(suspects)) * (2*costMiller + costFinalExp)
-	var next []pnode
+	var next, fooled []pnode
 	for _, h := range halves {
 		c.spent += 2 * c.rangeCheckCost(h[0].lo, h[0].hi)
 		for _, p := range h {
@@ -285,6 +290,10 @@ func (c *call) searchLevel(frontier []pnode, found []peel) ([]pnode, []peel) {
 		i, d := suspects[x], ds[x]
 		if d.IsOne() { // valid: the weights were fooled; halve the range
 			c.settle(c.cand[i], true)
+			if p.hi-p.lo <= individualBelow {
+				fooled = append(fooled, p)
+				continue
+			}
 			h := c.halve(p)
 			c.spent += 2 * c.rangeCheckCost(h[0].lo, h[0].hi)
 			next = append(next, h[0], h[1])
@@ -300,7 +309,7 @@ func (c *call) searchLevel(frontier []pnode, found []peel) ([]pnode, []peel) {
 		p.peeled = append(p.peeled, peel{i, d})
 		next = append(next, p)
 	}
-	return next, found
+	return next, append(found, c.aloneAll(fooled)...)
 }
 
 // suspect returns the candidate the public weights name in p (B = A^w), or
@@ -323,14 +332,22 @@ func (c *call) halve(p pnode) [2]pnode {
 	l := pnode{lo: p.lo, hi: mid, base: p.base, hasB: true}
 	r := pnode{lo: mid, hi: p.hi, base: p.base, hasB: true}
 	l.A = c.valueSerial(c.plainSums(p.lo, mid))
-	l.B = c.plainWeighted(&l, p.lo, mid)
 	for _, q := range p.peeled {
 		if q.k < mid {
 			l.peeled = append(l.peeled, q)
 			l.A.Mul(inverse(q.d))
-			l.B.Mul(weightedTerm(q.d, q.k-p.base))
 		} else {
 			r.peeled = append(r.peeled, q)
+		}
+	}
+	// A passing left half is taken as clean: its weighted value is one, and
+	// the right half keeps the range's (a guess that only steers; the
+	// secret check at the end decides). Otherwise it is computed.
+	l.B = crypto.GTOne()
+	if !l.A.IsOne() {
+		l.B = c.plainWeighted(&l, p.lo, mid)
+		for _, q := range l.peeled {
+			l.B.Mul(weightedTerm(q.d, q.k-p.base))
 		}
 	}
 	r.A, r.B = p.A, p.B
