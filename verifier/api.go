@@ -58,10 +58,13 @@ func (v *Verifier) Verify(sets []Set) []bool {
 // VerifyStream is Verify that reports each verdict through report instead
 // of returning them: report(i, valid) is called exactly once for every index
 // of sets, never concurrently with itself, and all calls have returned when
-// VerifyStream does. A verdict may be reported as soon as a check has
-// decided it, before the rest of the call is resolved (the sets of a passing
-// half of a failing call, say), so a caller can answer those sets early.
-// The verdicts are those Verify would return.
+// VerifyStream does. A verdict is reported as soon as a check has decided
+// it, before the rest of the call is resolved (the sets of a passing half
+// or part of a failing call, the call less the ranges still searched), so a
+// caller can answer those sets early. report runs on the goroutine that
+// called VerifyStream, between the call's steps: a slow report delays the
+// call's own search (not other calls'). The verdicts are those Verify would
+// return.
 func (v *Verifier) VerifyStream(sets []Set, report func(i int, valid bool)) {
 	v.stats.calls.Add(1)
 	v.stats.sets.Add(int64(len(sets)))
