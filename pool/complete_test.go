@@ -1,0 +1,103 @@
+package pool
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/attpool/attpool/verifier"
+)
+
+// slowSearch is a streaming SignatureVerifier that behaves as a verifier
+// whose search of a failing call is long: it reports the valid sets of a
+// call at once, then, if the call has invalid sets, waits for release
+// before reporting them.
+type slowSearch struct {
+	v        *verifier.Verifier
+	searched chan struct{} // signalled when a call with invalid sets waits
+	release  chan struct{}
+}
+
+func (s *slowSearch) Verify(sets []verifier.Set) []bool { return s.v.Verify(sets) }
+
+func (s *slowSearch) VerifyStream(sets []verifier.Set, report func(int, bool)) {
+	ok := s.v.Verify(sets)
+	failing := false
+	for i, valid := range ok {
+		if valid {
+			report(i, true)
+		} else {
+			failing = true
+		}
+	}
+	if !failing {
+		return
+	}
+	s.searched <- struct{}{}
+	<-s.release
+	for i, valid := range ok {
+		if !valid {
+			report(i, false)
+		}
+	}
+}
+
+// TestStreamedVerdicts: a failing batch's valid set is answered while the
+// verifier still searches for the invalid one, and other batches are
+// verified and answered meanwhile; the invalid set is answered after.
+func TestStreamedVerdicts(t *testing.T) {
+	checkLeaks(t)
+	e := newEnv(t, 1, 16, 100)
+	e.setSlot(testSlot, 1000)
+	v, err := verifier.New(verifier.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	s := &slowSearch{v: v, searched: make(chan struct{}, 4), release: make(chan struct{})}
+	// One batch of two (MinBatch 2), then batches of whatever is queued.
+	p := e.pool(Config{Policy: BatchFixed, BatchSize: 2, MinBatch: 2, BatchDelay: time.Hour, VerifyWorkers: 2, SignatureVerifier: s})
+	ctx := context.Background()
+	d := e.data(testSlot)
+	good, subnet := e.single(d, 0, 0)
+	bad, _ := e.single(d, 0, 1)
+	bad.Signature = e.sign(bad.AttesterIndex, [32]byte{7})
+	badc := p.ValidateAttestationAsync(ctx, bad, subnet)
+	goodc := p.ValidateAttestationAsync(ctx, good, subnet)
+	<-s.searched
+	wantResult(t, <-goodc, Accept, nil) // while the search goes on
+	select {
+	case r := <-badc:
+		t.Fatalf("the invalid set answered before the search ended: %v", r)
+	default:
+	}
+	// Another batch, taken by the other worker, is answered meanwhile.
+	var later []<-chan Result
+	for pos := uint64(2); pos < 4; pos++ {
+		att, subnet := e.single(d, 0, pos)
+		later = append(later, p.ValidateAttestationAsync(ctx, att, subnet))
+	}
+	for _, c := range later {
+		wantResult(t, <-c, Accept, nil)
+	}
+	close(s.release)
+	wantResult(t, <-badc, Reject, ErrInvalidSignature)
+}
+
+// TestAggregateAcrossBatches: an aggregate's three sets (three signing
+// roots) may be verified in different batches; it is answered once, when
+// the last is reported, with the verdict of the first invalid in the specs'
+// order.
+func TestAggregateAcrossBatches(t *testing.T) {
+	e := newEnv(t, 1, 16, 100)
+	e.setSlot(testSlot+1, 0)
+	d := e.data(testSlot)
+	// BatchSize 1: every set alone, so each aggregate spans three batches.
+	p := e.pool(Config{BatchSize: 1, VerifyWorkers: 3})
+	ctx := context.Background()
+	wantResult(t, p.ValidateAggregate(ctx, e.aggregate(d, 0, []uint64{1, 2})), Accept, nil)
+	bad := e.aggregate(d, 0, []uint64{3, 4, 5})
+	bad.Message.AggregatorIndex = e.comm.validator(d.Slot, 0, 6) // selection proof of another
+	bad.Signature = e.signAggregateAndProof(bad.Message)
+	wantResult(t, p.ValidateAggregate(ctx, bad), Reject, ErrInvalidSelectionProof)
+}
