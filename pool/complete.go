@@ -66,19 +66,20 @@ func (p *Pool) completeLoop() {
 // pool; the verdicts go out last, so a caller that sees Accept finds the
 // attestation in the pool. A message gets its verdict once all its sets
 // are reported, whichever batches they were in. The sets stay counted as
-// pending (against MaxPending) until then.
+// pending (against MaxPending) until just before their verdicts go out.
 func (p *Pool) complete(vs []verdict) {
 	if len(vs) == 0 {
 		return
 	}
 	groups := p.recordVerdicts(vs)
+	var outs []outcome
 	if len(groups) > 0 {
-		outs := p.commit(groups, p.preliminary(groups))
-		for _, o := range outs {
-			o.r.deliver(o.res)
-		}
+		outs = p.commit(groups, p.preliminary(groups))
 	}
-	p.metrics.queueDepth.Set(float64(p.pending.Add(-int64(len(vs)))))
+	p.pending.Add(-int64(len(vs)))
+	for _, o := range outs {
+		o.r.deliver(o.res)
+	}
 }
 
 // recordVerdicts notes the verdicts in their groups and returns the groups

@@ -23,7 +23,6 @@ const (
 type metrics struct {
 	verdicts    *prometheus.CounterVec
 	latency     *prometheus.HistogramVec
-	queueDepth  prometheus.Gauge
 	queueWait   prometheus.Histogram
 	batchSize   prometheus.Histogram
 	verifyTime  prometheus.Histogram
@@ -35,7 +34,7 @@ type metrics struct {
 
 // gauges are the pool's sizes read at scrape time.
 type gauges struct {
-	aggregates, data, seen, isolatedPeers func() float64
+	pending, aggregates, data, seen, isolatedPeers func() float64
 }
 
 const namespace = "attpool"
@@ -51,10 +50,6 @@ func newMetrics(reg prometheus.Registerer, g gauges, stats func() (verifier.Stat
 			Help:    "Time from a message's submission to its verdict, by topic.",
 			Buckets: prometheus.ExponentialBuckets(0.00025, 2, 16),
 		}, []string{"topic"}),
-		queueDepth: prometheus.NewGauge(prometheus.GaugeOpts{
-			Namespace: namespace, Name: "pending_sets",
-			Help: "Signature sets queued, being verified or awaiting their verdict (against MaxPending).",
-		}),
 		queueWait: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Namespace: namespace, Name: "queue_wait_seconds",
 			Help:    "Time a signature set waits in the queue before its batch is verified.",
@@ -80,7 +75,8 @@ func newMetrics(reg prometheus.Registerer, g gauges, stats func() (verifier.Stat
 		}),
 	}
 	m.collectors = []prometheus.Collector{
-		m.verdicts, m.latency, m.queueDepth, m.queueWait, m.batchSize, m.verifyTime, m.isolated, m.dropped,
+		m.verdicts, m.latency, m.queueWait, m.batchSize, m.verifyTime, m.isolated, m.dropped,
+		gaugeFunc("pending_sets", "Signature sets queued, being verified or awaiting their verdict (against MaxPending).", g.pending),
 		gaugeFunc("aggregates", "Aggregates kept for block packing.", g.aggregates),
 		gaugeFunc("attestation_data", "Distinct AttestationData the kept aggregates are of.", g.data),
 		gaugeFunc("seen_attesters", "Entries of the first-seen cache of attesters.", g.seen),

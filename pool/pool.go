@@ -218,6 +218,7 @@ func (p *Pool) gauges() gauges {
 		}
 	}
 	return gauges{
+		pending:    func() float64 { return float64(p.pending.Load()) },
 		aggregates: read(func() int { return p.store.n }),
 		data:       read(func() int { return len(p.store.byRoot) }),
 		seen:       read(p.attSeen.count),

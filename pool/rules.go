@@ -407,7 +407,6 @@ func (p *Pool) enqueue(g *group, inflight map[epochKey]*group, jobs ...*job) (Re
 	}
 	p.mu.Unlock()
 	if p.batch.add(jobs...) {
-		p.metrics.queueDepth.Set(float64(p.pending.Load()))
 		return Result{}, true
 	}
 	p.pending.Add(-n)
