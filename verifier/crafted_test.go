@@ -51,6 +51,25 @@ func TestZeroValueKey(t *testing.T) {
 	}
 }
 
+// TestZeroValueSets: a zero-value Set, and a set whose Decoded signature is
+// the zero value (the point at infinity), are invalid and change no other
+// verdict, in small and large calls.
+func TestZeroValueSets(t *testing.T) {
+	v := newVerifier(t, 64)
+	for _, n := range []int{3, 60, 300} {
+		base := sameRoot(t, n, 0)
+		sets := append([]Set(nil), base...)
+		sets[1] = Set{}
+		sets[n-1].Decoded = new(crypto.Signature)
+		got := v.Verify(sets)
+		for i := range got {
+			if exp := i != 1 && i != n-1; got[i] != exp {
+				t.Fatalf("%d sets, set %d: verdict %v, want %v", n, i, got[i], exp)
+			}
+		}
+	}
+}
+
 // TestNegatedKeys: keys and their negations in one call, valid (-pk with
 // -sig) and invalid (-pk with sig), so that plain sums of parts and halves
 // reach the point at infinity.
