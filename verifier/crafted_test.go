@@ -342,3 +342,23 @@ func TestLocateFooledSmall(t *testing.T) {
 		checkChanged(t, v, sets, at...)
 	}
 }
+
+// TestLocate128: the locate step and the descent at 128-bit soundness (38
+// rounds, 141-bit scalars), with invalid sets, a fooling pair and a point
+// outside G2 in one call over two roots.
+func TestLocate128(t *testing.T) {
+	v := newVerifier(t, 128)
+	sets := append(sameRoot(t, 200, 0), sameRoot(t, 200, 0)...)
+	D := randomG2(t)
+	Q := randomCurvePoint(t)
+	sets[10].Signature = shifted(t, sets[10].Signature, &D)
+	sets[12].Signature = shifted(t, sets[12].Signature, &D)
+	sets[250].Signature = shifted(t, sets[250].Signature, &Q)
+	sets[300].Signature = sets[301].Signature
+	sets[399].Signature = sets[0].Signature
+	before := v.Stats()
+	checkChanged(t, v, sets, 10, 12, 250, 300, 399)
+	if s := v.Stats(); s.OutsideG2-before.OutsideG2 != 1 || s.Located-before.Located < 1 {
+		t.Fatalf("descent found %d, locate named %d", s.OutsideG2-before.OutsideG2, s.Located-before.Located)
+	}
+}
