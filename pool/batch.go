@@ -88,8 +88,7 @@ type rootQueue struct {
 // robin), each root's sets together, up to the batch cap: BatchSize, or
 // fewer when the recent time per set says a larger batch would take longer
 // than BatchDelay to verify. The sets of isolated peers wait in lanes of
-// their own (peers.go), taken by the isolated peers' worker, or by the
-// others when they have nothing else to do.
+// their own (peers.go), taken by the isolated peers' worker alone.
 type batcher struct {
 	policy   BatchPolicy
 	size     int
@@ -211,29 +210,32 @@ func (b *batcher) isolatedPeers() int {
 }
 
 // take returns a batch to verify, or how long to wait for one (negative:
-// nothing queued). apart is true for a batch of an isolated peer's sets;
-// apartOnly is true for the isolated peers' worker, which takes no other.
-// done is true when the batcher is closed and empty.
+// nothing queued). apartOnly is the isolated peers' worker, which takes only
+// their sets (apart is then true), and the only one that does: another
+// peer's batch never waits behind them. done is true when the batcher is
+// closed and the worker's lane empty.
 func (b *batcher) take(apartOnly bool) (batch []*job, apart bool, wait time.Duration, done bool) {
 	now := time.Now()
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	wait = -1
 	switch {
-	case !apartOnly && b.policy == BatchFixed:
-		batch, wait = b.takeFixedLocked(now)
-	case !apartOnly:
-		batch = b.takeAdaptiveLocked()
-	}
-	if batch == nil {
+	case apartOnly:
 		batch = b.apart.take()
-		apart = batch != nil
+	case b.policy == BatchFixed:
+		batch, wait = b.takeFixedLocked(now)
+	default:
+		batch = b.takeAdaptiveLocked()
 	}
 	if batch != nil {
 		b.signalMoreLocked()
-		return batch, apart, 0, false
+		return batch, apartOnly, 0, false
 	}
-	return nil, false, wait, b.closed && b.queuedLocked() == 0
+	left := b.queuedLocked()
+	if apartOnly {
+		left = b.apart.len()
+	}
+	return nil, false, wait, b.closed && left == 0
 }
 
 // signalMoreLocked wakes another worker for what is left after a take.
@@ -283,7 +285,7 @@ func (b *batcher) queuedLocked() int {
 	if b.policy == BatchFixed {
 		return b.fifo.len()
 	}
-	return len(b.turn) + b.apart.len()
+	return len(b.turn)
 }
 
 // verified records that a batch of n sets took took to verify.

@@ -84,8 +84,8 @@
 // one half-life, while a peer that keeps sending them stays isolated. An
 // isolated peer's sets, including those already queued when it is found
 // out, are verified in batches of at most 8 of its own sets, by a verify
-// goroutine of their own (the others help when they are idle): they fail no
-// other peer's batch and their search delays no other batch. The scores are
+// goroutine of their own and no other: they fail no other peer's batch and
+// their search delays no other batch. The scores are
 // kept for at most Config.MaxPeers peers (1024 by default, a few dozen
 // bytes and the peer's ID each); when the table is full, a new peer takes
 // the place of the lowest score. NoPeer is never isolated; BatchFixed, the
