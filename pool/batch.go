@@ -386,9 +386,12 @@ func (p *Pool) verify(batch []*job, apart bool) {
 		p.done.report(verdict{j, valid})
 	})
 	took := time.Since(start)
-	if apart {
+	switch {
+	case apart:
 		p.metrics.isolated.Add(float64(len(batch)))
-	} else {
+	case invalid == 0:
+		// The cost model is that of passing batches: a search's time says
+		// how many invalid sets there were, not what a batch costs.
 		p.batch.verified(len(batch), took)
 	}
 	p.metrics.verifyTime.Observe(took.Seconds())

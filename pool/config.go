@@ -49,7 +49,7 @@ type Config struct {
 	// for MinBatch sets before the queue is verified anyway. Under
 	// BatchAdaptive, which never waits while a verify worker is free, it is
 	// the latency bound of a batch: a batch is cut to the number of sets the
-	// recent batches verified, per set, in BatchDelay of wall time, so that
+	// recent passing batches verified, per set, in BatchDelay of wall time, so that
 	// the verification of one batch (what a set that arrives while every
 	// worker is busy waits for, and then what its own batch takes) lasts
 	// about BatchDelay at most. It bounds neither a verdict's whole latency
