@@ -104,18 +104,20 @@ type batcher struct {
 	apart  lanes                   // the isolated peers' sets
 	closed bool
 
-	wake      chan struct{} // a token: there may be work
-	wakeApart chan struct{} // a token: there may be isolated peers' work
-	closing   chan struct{} // closed by close
+	wake       chan struct{} // a token: there may be work
+	wakeBackup chan struct{} // a token for the backups: there may be work
+	wakeApart  chan struct{} // a token: there may be isolated peers' work
+	closing    chan struct{} // closed by close
 }
 
 func newBatcher(cfg Config) *batcher {
 	b := &batcher{
 		policy: cfg.Policy, size: cfg.BatchSize, minBatch: cfg.MinBatch, delay: cfg.BatchDelay,
-		roots:     make(map[[32]byte]*rootQueue),
-		wake:      make(chan struct{}, 1),
-		wakeApart: make(chan struct{}, 1),
-		closing:   make(chan struct{}),
+		roots:      make(map[[32]byte]*rootQueue),
+		wake:       make(chan struct{}, 1),
+		wakeBackup: make(chan struct{}, 1),
+		wakeApart:  make(chan struct{}, 1),
+		closing:    make(chan struct{}),
 	}
 	if cfg.isolatesPeers() {
 		b.peers = newPeerTable(cfg.MaxPeers, cfg.PeerHalfLife)
@@ -143,6 +145,7 @@ func (b *batcher) add(jobs ...*job) bool {
 	}
 	b.mu.Unlock()
 	signal(b.wake)
+	signal(b.wakeBackup)
 	if apart {
 		signal(b.wakeApart)
 	}
@@ -209,30 +212,52 @@ func (b *batcher) isolatedPeers() int {
 	return b.peers.countIsolated(time.Now())
 }
 
-// take returns a batch to verify, or how long to wait for one (negative:
-// nothing queued). apartOnly is the isolated peers' worker, which takes only
-// their sets (apart is then true), and the only one that does: another
-// peer's batch never waits behind them. done is true when the batcher is
-// closed and the worker's lane empty.
-func (b *batcher) take(apartOnly bool) (batch []*job, apart bool, wait time.Duration, done bool) {
+// role is what a verify goroutine takes.
+type role int
+
+const (
+	// primary takes every batch as soon as it is free.
+	primary role = iota
+	// backup (BatchAdaptive, every verify goroutine but the first) takes a
+	// batch only once a queued set has waited BatchDelay: when the primary
+	// is held by a long search or the workers are behind. Otherwise the
+	// primary alone gathers what arrives while it verifies, so batches stay
+	// large enough to be cheap, and the verifier spreads each over the cores.
+	backup
+	// isolated takes the isolated peers' sets, and no other goroutine does:
+	// another peer's batch never waits behind them.
+	isolated
+)
+
+// take returns a batch to verify for a goroutine of role r, or how long to
+// wait for one (negative: nothing for it queued); apart is true for the
+// isolated peers' sets. done is true when the batcher is closed and r's
+// lane empty.
+func (b *batcher) take(r role) (batch []*job, apart bool, wait time.Duration, done bool) {
 	now := time.Now()
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	wait = -1
 	switch {
-	case apartOnly:
+	case r == isolated:
 		batch = b.apart.take()
 	case b.policy == BatchFixed:
 		batch, wait = b.takeFixedLocked(now)
+	case r == backup && !b.closed:
+		if age, ok := b.oldestLocked(now); ok && age < b.delay {
+			wait = b.delay - age
+			break
+		}
+		batch = b.takeAdaptiveLocked(now)
 	default:
-		batch = b.takeAdaptiveLocked()
+		batch = b.takeAdaptiveLocked(now)
 	}
 	if batch != nil {
 		b.signalMoreLocked()
-		return batch, apartOnly, 0, false
+		return batch, r == isolated, 0, false
 	}
 	left := b.queuedLocked()
-	if apartOnly {
+	if r == isolated {
 		left = b.apart.len()
 	}
 	return nil, false, wait, b.closed && left == 0
@@ -242,6 +267,7 @@ func (b *batcher) take(apartOnly bool) (batch []*job, apart bool, wait time.Dura
 func (b *batcher) signalMoreLocked() {
 	if b.queuedLocked() > 0 {
 		signal(b.wake)
+		signal(b.wakeBackup)
 	}
 	if b.apart.len() > 0 {
 		signal(b.wakeApart)
@@ -262,9 +288,14 @@ func (b *batcher) takeFixedLocked(now time.Time) ([]*job, time.Duration) {
 }
 
 // takeAdaptiveLocked is take under BatchAdaptive: the roots in turn, each
-// root's sets together, up to the batch cap.
-func (b *batcher) takeAdaptiveLocked() []*job {
+// root's sets together, up to the batch cap; up to BatchSize once a set has
+// waited BatchDelay, as the workers are then behind and only larger batches
+// (less time per set) catch up: cutting them then would slow every verdict.
+func (b *batcher) takeAdaptiveLocked(now time.Time) []*job {
 	limit := b.cost.cap(b.size, b.delay)
+	if age, _ := b.oldestLocked(now); age >= b.delay {
+		limit = b.size
+	}
 	var batch []*job
 	for len(batch) < limit && len(b.turn) > 0 {
 		q := b.turn[0]
@@ -278,6 +309,15 @@ func (b *batcher) takeAdaptiveLocked() []*job {
 		}
 	}
 	return batch
+}
+
+// oldestLocked is how long the oldest queued set (not an isolated peer's)
+// has waited; ok is false if none is queued.
+func (b *batcher) oldestLocked(now time.Time) (age time.Duration, ok bool) {
+	for _, q := range b.turn {
+		age, ok = max(age, now.Sub(q.oldest())), true
+	}
+	return age, ok
 }
 
 // queuedLocked is nonzero when sets other than the isolated peers' wait.
@@ -330,18 +370,21 @@ func (c *costEstimate) cap(size int, bound time.Duration) int {
 	return max(1, int(n))
 }
 
-// verifyLoop is a verify goroutine: it takes batches, verifies them and
-// reports the verdicts to the completer, until the batcher is closed and
-// drained. apartOnly is the isolated peers' goroutine.
-func (p *Pool) verifyLoop(apartOnly bool) {
+// verifyLoop is a verify goroutine of role r: it takes batches, verifies
+// them and reports the verdicts to the completer, until the batcher is
+// closed and its lane drained.
+func (p *Pool) verifyLoop(r role) {
 	wake := p.batch.wake
-	if apartOnly {
+	switch r {
+	case backup:
+		wake = p.batch.wakeBackup
+	case isolated:
 		wake = p.batch.wakeApart
 	}
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	for {
-		batch, apart, wait, done := p.batch.take(apartOnly)
+		batch, apart, wait, done := p.batch.take(r)
 		if batch != nil {
 			p.verify(batch, apart)
 			continue

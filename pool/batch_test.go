@@ -41,23 +41,23 @@ func TestBatchFixedMinBatch(t *testing.T) {
 	b := newTestBatcher(t, Config{Policy: BatchFixed, BatchSize: 4, MinBatch: 3, BatchDelay: time.Hour})
 	b.add(testJobs(1, 1, NoPeer)...)
 	b.add(testJobs(2, 1, NoPeer)...)
-	if batch, _, wait, _ := b.take(false); batch != nil || wait <= 0 || wait > time.Hour {
+	if batch, _, wait, _ := b.take(primary); batch != nil || wait <= 0 || wait > time.Hour {
 		t.Fatalf("two of MinBatch 3: batch %v, wait %v", roots(batch), wait)
 	}
 	b.add(testJobs(1, 1, NoPeer)...)
 	b.add(testJobs(3, 3, NoPeer)...)
-	if batch, _, _, _ := b.take(false); string(roots(batch)) != "\x01\x02\x01\x03" {
+	if batch, _, _, _ := b.take(primary); string(roots(batch)) != "\x01\x02\x01\x03" {
 		t.Fatalf("first batch %v, want FIFO 1 2 1 3", roots(batch))
 	}
 	// Two left, fewer than MinBatch: they wait.
-	if batch, _, _, _ := b.take(false); batch != nil {
+	if batch, _, _, _ := b.take(primary); batch != nil {
 		t.Fatalf("under MinBatch: %v", roots(batch))
 	}
 	b.close()
-	if batch, _, _, done := b.take(false); len(batch) != 2 || done {
+	if batch, _, _, done := b.take(primary); len(batch) != 2 || done {
 		t.Fatalf("on close: %v %v", roots(batch), done)
 	}
-	if _, _, _, done := b.take(false); !done {
+	if _, _, _, done := b.take(primary); !done {
 		t.Fatal("closed and empty, not done")
 	}
 }
@@ -67,7 +67,7 @@ func TestBatchFixedNoWait(t *testing.T) {
 	b := newTestBatcher(t, Config{Policy: BatchFixed, BatchSize: 64, MinBatch: 1, BatchDelay: time.Hour})
 	b.add(testJobs(1, 70, NoPeer)...)
 	for _, want := range []int{64, 6} {
-		if batch, _, _, _ := b.take(false); len(batch) != want {
+		if batch, _, _, _ := b.take(primary); len(batch) != want {
 			t.Fatalf("batch of %d, want %d", len(batch), want)
 		}
 	}
@@ -81,12 +81,12 @@ func TestBatchFixedDelay(t *testing.T) {
 		b.add(testJobs(1, 5, NoPeer)...)
 		time.Sleep(20 * time.Millisecond)
 		b.add(testJobs(2, 5, NoPeer)...)
-		batch, _, wait, _ := b.take(false)
+		batch, _, wait, _ := b.take(primary)
 		if batch != nil || wait != 30*time.Millisecond {
 			t.Fatalf("batch %v, wait %v, want 30ms", roots(batch), wait)
 		}
 		time.Sleep(wait)
-		if batch, _, _, _ := b.take(false); len(batch) != 10 {
+		if batch, _, _, _ := b.take(primary); len(batch) != 10 {
 			t.Fatalf("after the delay: %d sets", len(batch))
 		}
 	})
@@ -98,7 +98,7 @@ func TestBatchFixedDelay(t *testing.T) {
 func TestBatchAdaptiveRoundRobin(t *testing.T) {
 	b := newTestBatcher(t, Config{BatchSize: 4, BatchDelay: time.Hour})
 	b.add(testJobs(1, 1, NoPeer)...)
-	if batch, _, _, _ := b.take(false); len(batch) != 1 {
+	if batch, _, _, _ := b.take(primary); len(batch) != 1 {
 		t.Fatalf("a lone set: batch %v", roots(batch))
 	}
 	b.add(testJobs(1, 10, NoPeer)...)
@@ -107,7 +107,7 @@ func TestBatchAdaptiveRoundRobin(t *testing.T) {
 	b.add(testJobs(3, 2, NoPeer)...)
 	var got []string
 	for {
-		batch, _, _, _ := b.take(false)
+		batch, _, _, _ := b.take(primary)
 		if batch == nil {
 			break
 		}

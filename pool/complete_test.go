@@ -3,6 +3,7 @@ package pool
 import (
 	"context"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/attpool/attpool/verifier"
@@ -100,4 +101,39 @@ func TestAggregateAcrossBatches(t *testing.T) {
 	bad.Message.AggregatorIndex = e.comm.validator(d.Slot, 0, 6) // selection proof of another
 	bad.Signature = e.signAggregateAndProof(bad.Message)
 	wantResult(t, p.ValidateAggregate(ctx, bad), Reject, ErrInvalidSelectionProof)
+}
+
+// TestBackupTakesOver: under BatchAdaptive the second verify goroutine, a
+// backup, takes a batch once a set has waited BatchDelay while the primary
+// is held by a long search (fake time: exactly BatchDelay).
+func TestBackupTakesOver(t *testing.T) {
+	e := newEnv(t, 1, 16, 100)
+	e.setSlot(testSlot, 1000)
+	d := e.data(testSlot)
+	synctest.Test(t, func(t *testing.T) {
+		v, err := verifier.New(verifier.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer v.Close()
+		s := &slowSearch{v: v, searched: make(chan struct{}, 4), release: make(chan struct{})}
+		p, err := New(Config{VerifyWorkers: 2, BatchDelay: 10 * time.Millisecond, PruneInterval: time.Hour, SignatureVerifier: s}, e.node)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		ctx := context.Background()
+		bad, subnet := e.single(d, 0, 1)
+		bad.Signature = e.sign(bad.AttesterIndex, [32]byte{7})
+		badc := p.ValidateAttestationAsync(ctx, bad, subnet)
+		<-s.searched
+		good, subnet := e.single(d, 0, 2)
+		start := time.Now()
+		wantResult(t, p.ValidateAttestation(ctx, good, subnet), Accept, nil)
+		if got := time.Since(start); got != 10*time.Millisecond {
+			t.Errorf("answered after %v, want the backup after BatchDelay (10ms)", got)
+		}
+		close(s.release)
+		wantResult(t, <-badc, Reject, ErrInvalidSignature)
+	})
 }

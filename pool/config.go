@@ -52,9 +52,10 @@ type Config struct {
 	// recent passing batches verified, per set, in BatchDelay of wall time, so that
 	// the verification of one batch (what a set that arrives while every
 	// worker is busy waits for, and then what its own batch takes) lasts
-	// about BatchDelay at most. It bounds neither a verdict's whole latency
-	// when sets arrive faster than the workers verify them, nor the time a
-	// failing batch spends finding its invalid sets. 0 means
+	// about BatchDelay at most. Once a queued set has waited BatchDelay the
+	// workers are behind, and batches go up to BatchSize again (less time
+	// per set) until they catch up: the bound does not hold then, nor for
+	// the time a failing batch spends finding its invalid sets. 0 means
 	// DefaultConfig.BatchDelay under BatchAdaptive and FixedBatchDelay
 	// under BatchFixed.
 	BatchDelay time.Duration

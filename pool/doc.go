@@ -69,9 +69,13 @@
 // the other half, and a message (an aggregate has three sets, perhaps in
 // different batches) is answered once all its sets are decided. Meanwhile
 // the verify goroutines take the next batches, so one batch's search holds
-// up only the goroutine in it (Config.VerifyWorkers of them, GOMAXPROCS by
-// default). The sets count against MaxPending until their message is
-// answered.
+// up only the goroutine in it. Under BatchAdaptive the first of the
+// Config.VerifyWorkers goroutines (GOMAXPROCS by default) takes every batch
+// as soon as it is free, and the verifier spreads each over the cores; the
+// others are backups that take a batch only once a queued set has waited
+// BatchDelay (the first is held by a long search, or the pool is behind),
+// so that batches stay large enough to be cheap. The sets count against
+// MaxPending until their message is answered.
 //
 // # Peer isolation
 //

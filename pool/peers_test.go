@@ -87,7 +87,7 @@ func TestBatcherIsolatesQueued(t *testing.T) {
 	b.taint("bad")
 	b.taint("other-bad")
 	b.add(testJobs(1, 2, "bad")...) // isolated at intake now
-	batch, apart, _, _ := b.take(false)
+	batch, apart, _, _ := b.take(primary)
 	if apart || len(batch) != 5 {
 		t.Fatalf("honest batch: %d sets (apart %v), want good's 5", len(batch), apart)
 	}
@@ -98,7 +98,7 @@ func TestBatcherIsolatesQueued(t *testing.T) {
 	}
 	lanes := map[Peer]int{}
 	for {
-		batch, apart, _, _ := b.take(true)
+		batch, apart, _, _ := b.take(isolated)
 		if batch == nil {
 			break
 		}

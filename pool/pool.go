@@ -107,14 +107,19 @@ func New(cfg Config, node Node) (*Pool, error) {
 }
 
 // startWorkers starts the pool's goroutines: VerifyWorkers verify
-// goroutines, one more for the isolated peers' sets if peers are isolated,
-// the completer and the pruning loop.
+// goroutines (under BatchAdaptive the first primary, the others backups),
+// one more for the isolated peers' sets if peers are isolated, the
+// completer and the pruning loop.
 func (p *Pool) startWorkers() {
-	for range p.cfg.VerifyWorkers {
-		p.verifiers.Go(func() { p.verifyLoop(false) })
+	for i := range p.cfg.VerifyWorkers {
+		r := primary
+		if i > 0 && p.cfg.Policy == BatchAdaptive {
+			r = backup
+		}
+		p.verifiers.Go(func() { p.verifyLoop(r) })
 	}
 	if p.cfg.isolatesPeers() {
-		p.verifiers.Go(func() { p.verifyLoop(true) })
+		p.verifiers.Go(func() { p.verifyLoop(isolated) })
 	}
 	p.wg.Go(p.completeLoop)
 	p.wg.Go(p.loop)
