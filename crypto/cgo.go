@@ -37,6 +37,7 @@ void blst_p1_add_or_double(blst_p1 *out, const blst_p1 *a, const blst_p1 *b);
 void blst_p2_unchecked_mult(blst_p2 *out, const blst_p2 *p, const byte *scalar, size_t nbits);
 void blst_p1_unchecked_mult(blst_p1 *out, const blst_p1 *p, const byte *scalar, size_t nbits);
 void blst_miller_loop(blst_fp12 *ret, const blst_p2_affine *Q, const blst_p1_affine *P);
+void blst_miller_loop_n(blst_fp12 *ret, const blst_p2_affine *const Qs[], const blst_p1_affine *const Ps[], size_t n);
 void blst_fp12_mul(blst_fp12 *ret, const blst_fp12 *a, const blst_fp12 *b);
 void blst_final_exp(blst_fp12 *ret, const blst_fp12 *f);
 bool blst_fp12_is_one(const blst_fp12 *a);
@@ -57,14 +58,33 @@ static void attpool_gt_exp(blst_fp12 *ret, const blst_fp12 *a, const byte *k, si
 	*ret = acc;
 }
 
-// attpool_miller_loop_n multiplies the Miller loops of n pairs into *ret.
+// attpool_miller_loop_n sets *ret to the product of the Miller loops of n
+// pairs, in multi-Miller loops (blst_miller_loop_n shares the Fp12 squarings
+// of up to 16 pairs). A pair with a point at infinity contributes one, as in
+// blst_miller_loop (which blst_miller_loop_n does not special-case), so such
+// pairs are left out.
 static void attpool_miller_loop_n(blst_fp12 *ret, const blst_p2_affine *qs,
                                   const blst_p1_affine *ps, size_t n) {
+	enum { chunk = 64 };
+	const blst_p2_affine *Qs[chunk];
+	const blst_p1_affine *Ps[chunk];
 	blst_fp12 t;
-	blst_miller_loop(ret, &qs[0], &ps[0]);
-	for (size_t i = 1; i < n; i++) {
-		blst_miller_loop(&t, &qs[i], &ps[i]);
-		blst_fp12_mul(ret, ret, &t);
+	size_t k = 0;
+	int first = 1;
+	*ret = *blst_fp12_one();
+	for (size_t i = 0; i < n; i++) {
+		if (!blst_p2_affine_is_inf(&qs[i]) && !blst_p1_affine_is_inf(&ps[i])) {
+			Qs[k] = &qs[i];
+			Ps[k] = &ps[i];
+			k++;
+		}
+		if (k == chunk || (i == n-1 && k > 0)) {
+			blst_miller_loop_n(first ? ret : &t, Qs, Ps, k);
+			if (!first)
+				blst_fp12_mul(ret, ret, &t);
+			first = 0;
+			k = 0;
+		}
 	}
 }
 

@@ -758,3 +758,35 @@ func TestGTExp(t *testing.T) {
 		t.Error("nbits 0 did not give one")
 	}
 }
+
+// TestMillerLoopMany: the multi-Miller loop of many pairs (more than one
+// chunk of blst_miller_loop_n's 16, with an infinity key and a repeated pair)
+// is exactly the product of their single Miller loops, before the final
+// exponentiation.
+func TestMillerLoopMany(t *testing.T) {
+	const n = 37
+	ps := make([]G1Affine, n)
+	qs := make([]G2Affine, n)
+	for i := range n {
+		ps[i] = *interopKey(t, i%8).PublicKey().Point()
+		qs[i] = HashToG2([]byte{byte(i)}, DST)
+	}
+	ps[5] = G1Affine{} // infinity
+	ps[20], qs[20] = ps[3], qs[3]
+	want := GTOne()
+	for i := range n {
+		f := MillerLoop(ps[i:i+1], qs[i:i+1])
+		want.Mul(&f)
+	}
+	if got := MillerLoop(ps, qs); !got.Equal(&want) {
+		t.Error("multi-Miller loop != product of single loops")
+	}
+	for _, k := range []int{1, 16, 17, 32, 33} {
+		want := MillerLoop(ps[:k-1], qs[:k-1])
+		last := MillerLoop(ps[k-1:k], qs[k-1:k])
+		want.Mul(&last)
+		if got := MillerLoop(ps[:k], qs[:k]); !got.Equal(&want) {
+			t.Errorf("%d pairs: multi-Miller loop != product", k)
+		}
+	}
+}
