@@ -19,15 +19,19 @@
 //   - pool.New gets a pool.Config with the node's slot timing, its
 //     logrus.Logger (as a logrus.FieldLogger) and the Prometheus registry
 //     the node serves on /metrics (promhttp).
-//   - Every gossip topic gets a validator of go-libp2p-pubsub's shape
-//     (gossip.go): func(ctx, from, *Message) ValidationResult. It
-//     decompresses (snappy) and decodes (SSZ) the payload into an
-//     attestation.SingleAttestation (beacon_attestation_{subnet}, one
-//     validator per subnet) or attestation.SignedAggregateAndProof
-//     (beacon_aggregate_and_proof), hands it to the pool, which blocks until
-//     its signature has been verified in a batch, and maps the pool's
-//     verdict to ValidationAccept, ValidationIgnore or ValidationReject.
-//     A payload that does not decode is rejected without the pool.
+//   - The gossip topics get attpool's go-libp2p-pubsub adapter
+//     (github.com/attpool/attpool/gossipsub): gossipsub.NewValidators over
+//     the pool, with the node's fork digest, validation timeout and logger,
+//     gives a pubsub.ValidatorEx per topic, Attestation(subnet) for each
+//     beacon_attestation_{subnet} and Aggregate() for
+//     beacon_aggregate_and_proof, registered under the topic names of
+//     gossipsub.AttestationTopic and gossipsub.AggregateTopic. Each
+//     decompresses (snappy) and decodes (SSZ) the payload, rejecting one
+//     that does not decode without the pool, hands it to the pool with the
+//     forwarding peer, blocks until its signature has been verified in a
+//     batch, and maps the pool's verdict to pubsub.ValidationAccept,
+//     pubsub.ValidationIgnore or pubsub.ValidationReject (gossipsub.ValidationOf). Its
+//     Observe hook feeds the node's own validations metric.
 //   - A block proposer asks the pool for the block's attestations
 //     (AttestationsForBlockWith), letting only data whose source is its
 //     justified checkpoint be packed.
@@ -36,7 +40,11 @@
 //
 // The rest of the network is simulated (traffic.go): validators with the
 // interop keys sign a vote per slot, and peers publish them, with copies and
-// a few invalid messages, from many goroutines at once. Slots are short
+// a few invalid messages, from many goroutines at once. The router is
+// simulated too, in process (gossip.go): it calls the adapter's validators
+// with real *pubsub.Message values, as go-libp2p-pubsub's validation
+// pipeline does, but has no hosts, meshes, forwarding or peer scores; the
+// multi-host run over real go-libp2p on loopback is examples/p2p. Slots are short
 // (-duration divided by -slots) so that a few seconds cover several. At the
 // end the program prints what the validators answered, the block's
 // attestations and a few lines of its own /metrics, fetched over loopback.
@@ -58,12 +66,15 @@ import (
 	"text/tabwriter"
 	"time"
 
+	pubsub "github.com/libp2p/go-libp2p-pubsub"
+	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/sirupsen/logrus"
 
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/gossipsub"
 	"github.com/attpool/attpool/pool"
 	"github.com/attpool/attpool/ssz"
 )
@@ -99,6 +110,9 @@ func main() {
 const (
 	firstSlot         = 2 * slotsPerEpoch // the traffic starts at epoch 2
 	validationTimeout = 5 * time.Second   // the router's deadline per message
+	// nodeID is the node's own peer ID (gossipsub.Config.Self): what it
+	// publishes itself reaches the pool without a peer.
+	nodeID = peer.ID("beaconnode")
 )
 
 // Fork versions of the toy chain's schedule.
@@ -210,19 +224,28 @@ func run(ctx context.Context, cfg config, stdout io.Writer) (*report, error) {
 	defer srv.Close() // on error paths
 	metricsURL := "http://" + ln.Addr().String() + "/metrics"
 
-	// --- Gossip: one validator per topic ----------------------------------
-	digest, err := forks.forkDigest(firstSlot / slotsPerEpoch)
+	// --- Gossip: the adapter's validator per topic ------------------------
+	digest, err := gossipsub.ComputeForkDigest(forks.ForkVersion(firstSlot/slotsPerEpoch), forks.GenesisValidatorsRoot())
 	if err != nil {
 		return nil, err
 	}
-	handlers := &gossipHandlers{pool: p, log: log, validations: validations}
+	validators, err := gossipsub.NewValidators(p, gossipsub.Config{
+		Digest:  digest,
+		Self:    nodeID,
+		Timeout: validationTimeout,
+		Logger:  log,
+		Observe: countValidations(validations),
+	})
+	if err != nil {
+		return nil, err
+	}
 	router := newRouter(validationTimeout)
 	for subnet := range uint64(pool.AttestationSubnetCount) {
-		if err := router.registerTopicValidator(attestationTopic(digest, subnet), handlers.attestationValidator(subnet)); err != nil {
+		if err := router.registerTopicValidator(gossipsub.AttestationTopic(digest, subnet), validators.Attestation(subnet)); err != nil {
 			return nil, err
 		}
 	}
-	if err := router.registerTopicValidator(aggregateTopic(digest), handlers.aggregateValidator()); err != nil {
+	if err := router.registerTopicValidator(gossipsub.AggregateTopic(digest), validators.Aggregate()); err != nil {
 		return nil, err
 	}
 
@@ -316,7 +339,7 @@ func publish(ctx context.Context, r *router, msgs []outgoing, rep *report) {
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			rep.record(o, r.handle(ctx, o.from, &o.msg))
+			rep.record(o, r.handle(ctx, &o.msg))
 		})
 	}
 	wg.Wait()
@@ -359,8 +382,8 @@ type report struct {
 	metricsURL string
 
 	mu         sync.Mutex
-	results    map[string]map[ValidationResult]int // topic kind -> result -> count
-	rejectedBy map[peerID]int
+	results    map[string]map[pubsub.ValidationResult]int // topic kind -> result -> count
+	rejectedBy map[peer.ID]int
 	unexpected []string
 
 	block   []*attestation.Attestation // the proposal's attestations
@@ -370,28 +393,29 @@ type report struct {
 func newReport(metricsURL string) *report {
 	return &report{
 		metricsURL: metricsURL,
-		results:    make(map[string]map[ValidationResult]int),
-		rejectedBy: make(map[peerID]int),
+		results:    make(map[string]map[pubsub.ValidationResult]int),
+		rejectedBy: make(map[peer.ID]int),
 	}
 }
 
-func (r *report) record(o outgoing, got ValidationResult) {
+func (r *report) record(o outgoing, got pubsub.ValidationResult) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.results[o.kind] == nil {
-		r.results[o.kind] = make(map[ValidationResult]int)
+		r.results[o.kind] = make(map[pubsub.ValidationResult]int)
 	}
 	r.results[o.kind][got]++
-	if got == ValidationReject {
-		r.rejectedBy[o.from]++
+	from := o.msg.ReceivedFrom
+	if got == pubsub.ValidationReject {
+		r.rejectedBy[from]++
 	}
 	if got != o.want {
-		r.unexpected = append(r.unexpected, fmt.Sprintf("%s from %s: %v, want %v", o.what, o.from, got, o.want))
+		r.unexpected = append(r.unexpected, fmt.Sprintf("%s from %s: %s, want %s", o.what, string(from), resultName(got), resultName(o.want)))
 	}
 }
 
 // count returns the number of messages of kind ("" for all) with result.
-func (r *report) count(kind string, result ValidationResult) int {
+func (r *report) count(kind string, result pubsub.ValidationResult) int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	n := 0
@@ -403,11 +427,11 @@ func (r *report) count(kind string, result ValidationResult) int {
 	return n
 }
 
-func (r *report) accepted() int { return r.count("", ValidationAccept) }
+func (r *report) accepted() int { return r.count("", pubsub.ValidationAccept) }
 
 // total returns the number of messages validated.
 func (r *report) total() int {
-	return r.count("", ValidationAccept) + r.count("", ValidationIgnore) + r.count("", ValidationReject)
+	return r.count("", pubsub.ValidationAccept) + r.count("", pubsub.ValidationIgnore) + r.count("", pubsub.ValidationReject)
 }
 
 // metricPrefixes are the /metrics lines the summary shows.
@@ -423,16 +447,16 @@ func (r *report) print(w io.Writer, blockSlot uint64) {
 	fmt.Fprintln(w, "\nvalidation results:")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "topic\taccept\tignore\treject\t")
-	for _, kind := range []string{"beacon_attestation", "beacon_aggregate_and_proof"} {
+	for _, kind := range []string{attestationKind, aggregateKind} {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t\n", kind,
-			r.count(kind, ValidationAccept), r.count(kind, ValidationIgnore), r.count(kind, ValidationReject))
+			r.count(kind, pubsub.ValidationAccept), r.count(kind, pubsub.ValidationIgnore), r.count(kind, pubsub.ValidationReject))
 	}
 	fmt.Fprintf(tw, "total\t%d\t%d\t%d\t\n",
-		r.count("", ValidationAccept), r.count("", ValidationIgnore), r.count("", ValidationReject))
+		r.count("", pubsub.ValidationAccept), r.count("", pubsub.ValidationIgnore), r.count("", pubsub.ValidationReject))
 	tw.Flush()
 	peers := make([]string, 0, len(r.rejectedBy))
 	for p, n := range r.rejectedBy {
-		peers = append(peers, fmt.Sprintf("%s %d", p, n))
+		peers = append(peers, fmt.Sprintf("%s (%s) %d", string(p), p, n))
 	}
 	slices.Sort(peers)
 	fmt.Fprintf(w, "rejected by peer (to penalise): %s\n", strings.Join(peers, ", "))

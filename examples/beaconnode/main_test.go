@@ -3,16 +3,13 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/binary"
-	"errors"
 	"net/http"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/attpool/attpool/attestation"
-	"github.com/attpool/attpool/pool"
+	pubsub "github.com/libp2p/go-libp2p-pubsub"
 )
 
 // TestRun runs the whole program on two short slots and checks its counts
@@ -40,11 +37,11 @@ func TestRun(t *testing.T) {
 	// accepted, 2 copies, 1 vote for an unknown block (ignored), a bad
 	// signature, a wrong subnet and an undecodable payload (rejected); 5
 	// aggregates: 1 accepted, 1 subset (ignored), 3 rejected.
-	want := map[ValidationResult]int{ValidationAccept: 25 * slots, ValidationIgnore: 4 * slots, ValidationReject: 6 * slots}
+	want := map[pubsub.ValidationResult]int{pubsub.ValidationAccept: 25 * slots, pubsub.ValidationIgnore: 4 * slots, pubsub.ValidationReject: 6 * slots}
 	total := 0
 	for r, n := range want {
 		if got := rep.count("", r); got != n {
-			t.Errorf("%v: %d messages, want %d", r, got, n)
+			t.Errorf("%s: %d messages, want %d", resultName(r), got, n)
 		}
 		total += n
 	}
@@ -74,8 +71,8 @@ func TestRun(t *testing.T) {
 	m := parseMetrics(rep.metrics)
 	got := m[`attpool_verdicts_total{rule="accept",topic="attestation",verdict="accept"}`] +
 		m[`attpool_verdicts_total{rule="accept",topic="aggregate",verdict="accept"}`]
-	if got != float64(want[ValidationAccept]) {
-		t.Errorf("pool accept metric %v, want %d", got, want[ValidationAccept])
+	if got != float64(want[pubsub.ValidationAccept]) {
+		t.Errorf("pool accept metric %v, want %d", got, want[pubsub.ValidationAccept])
 	}
 	var validated float64
 	for k, v := range m {
@@ -128,40 +125,6 @@ func TestRunRejectsBadConfig(t *testing.T) {
 	} {
 		if _, err := run(context.Background(), cfg, &strings.Builder{}); err == nil {
 			t.Errorf("run(%+v) succeeded", cfg)
-		}
-	}
-}
-
-func TestDecodeGossip(t *testing.T) {
-	in := &attestation.SingleAttestation{CommitteeIndex: 3, AttesterIndex: 7, Data: &attestation.AttestationData{Slot: 9}}
-	b, err := encodeGossip(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out attestation.SingleAttestation
-	if err := decodeGossip(b, &out); err != nil {
-		t.Fatal(err)
-	}
-	if out.CommitteeIndex != 3 || out.AttesterIndex != 7 || out.Data.Slot != 9 {
-		t.Errorf("decoded %+v", out)
-	}
-	// A payload announcing more than MAX_PAYLOAD_SIZE is refused before
-	// decompression.
-	huge := binary.AppendUvarint(nil, maxPayloadSize+1)
-	if err := decodeGossip(huge, &out); !errors.Is(err, errPayloadTooLarge) {
-		t.Errorf("oversized payload: %v", err)
-	}
-	if err := decodeGossip([]byte("not snappy"), &out); err == nil {
-		t.Error("garbage decoded")
-	}
-}
-
-func TestFromVerdict(t *testing.T) {
-	for v, want := range map[pool.Verdict]ValidationResult{
-		pool.Accept: ValidationAccept, pool.Ignore: ValidationIgnore, pool.Reject: ValidationReject,
-	} {
-		if got := fromVerdict(v); got != want || got.String() != v.String() {
-			t.Errorf("%v -> %v, want %v", v, got, want)
 		}
 	}
 }

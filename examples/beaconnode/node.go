@@ -219,13 +219,6 @@ func (f *forkSchedule) at(epoch uint64) fork {
 	return cur
 }
 
-// forkDigest is compute_fork_digest as of Electra: the first 4 bytes of the
-// fork data root. (From Fulu on the specs also mix in the blob parameters.)
-func (f *forkSchedule) forkDigest(epoch uint64) ([4]byte, error) {
-	root, err := ssz.ComputeForkDataRoot(f.ForkVersion(epoch), f.genesisValidatorsRoot)
-	return [4]byte(root[:4]), err
-}
-
 // genesisValidatorsRootOf stands in for hash_tree_root(genesis_state.validators).
 func genesisValidatorsRootOf(registry [][crypto.PublicKeySize]byte) ssz.Root {
 	h := sha256.New()

@@ -5,10 +5,14 @@ import (
 	"encoding/binary"
 	"fmt"
 
+	"github.com/golang/snappy"
+	pubsub "github.com/libp2p/go-libp2p-pubsub"
+	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/prysmaticlabs/go-bitfield"
 
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/gossipsub"
 	"github.com/attpool/attpool/pool"
 	"github.com/attpool/attpool/ssz"
 )
@@ -18,22 +22,24 @@ import (
 // says, and the peers that gossip them to our node. They are not part of
 // the wiring the example shows; they read the same chain as the node.
 
-// outgoing is a message a peer sends the node, and the result the
-// simulation expects from the node's validator for it.
+// outgoing is a message a peer sends the node (msg.ReceivedFrom is the
+// peer), and the result the simulation expects from the node's validator
+// for it.
 type outgoing struct {
-	from peerID
-	kind string // "beacon_attestation" or "beacon_aggregate_and_proof"
-	msg  Message
-	want ValidationResult
+	kind string // attestationKind or aggregateKind
+	msg  pubsub.Message
+	want pubsub.ValidationResult
 	what string // what the message is, for the report
 }
 
 // Peers: honest ones relay valid messages (and copies, and attestations for
 // blocks the node has not seen, which are ignored without penalty); one
-// sends the invalid messages, which the node rejects.
+// sends the invalid messages, which the node rejects. Their IDs are their
+// names' bytes (a real peer's is the multihash of its key): the router and
+// the pool treat a peer.ID as opaque, and its String is their base58.
 var (
-	honestPeers = []peerID{"peer-a", "peer-b", "peer-c", "peer-d"}
-	badPeer     = peerID("peer-x")
+	honestPeers = []peer.ID{"peer-a", "peer-b", "peer-c", "peer-d"}
+	badPeer     = peer.ID("peer-x")
 )
 
 // network is the validator clients' side: the secret keys of every
@@ -67,7 +73,7 @@ type slotTraffic struct {
 // with a bad aggregator signature and one from a validator the selection
 // proof does not select (both rejected). Plus one payload per topic that
 // does not decode (rejected).
-func (nw *network) traffic(slot uint64, digest [4]byte) (*slotTraffic, error) {
+func (nw *network) traffic(slot uint64, digest gossipsub.ForkDigest) (*slotTraffic, error) {
 	epoch := slot / slotsPerEpoch
 	perSlot, ok := nw.committees.CommitteeCountPerSlot(epoch)
 	if !ok {
@@ -102,18 +108,18 @@ func (nw *network) traffic(slot uint64, digest [4]byte) (*slotTraffic, error) {
 		return nil, err
 	}
 	t.attestations = append(t.attestations, outgoing{
-		from: badPeer, kind: "beacon_attestation", want: ValidationReject, what: "truncated SSZ",
-		msg: Message{Topic: attestationTopic(digest, subnetFor(perSlot, slot, 0)), Data: encodeRaw(raw[:100])},
+		kind: attestationKind, want: pubsub.ValidationReject, what: "truncated SSZ",
+		msg: newMessage(gossipsub.AttestationTopic(digest, subnetFor(perSlot, slot, 0)), snappy.Encode(nil, raw[:100]), badPeer),
 	})
 	t.aggregates = append(t.aggregates, outgoing{
-		from: badPeer, kind: "beacon_aggregate_and_proof", want: ValidationReject, what: "not snappy",
-		msg: Message{Topic: aggregateTopic(digest), Data: []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff}},
+		kind: aggregateKind, want: pubsub.ValidationReject, what: "not snappy",
+		msg: newMessage(gossipsub.AggregateTopic(digest), []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, badPeer),
 	})
 	return t, nil
 }
 
 func (nw *network) committeeTraffic(t *slotTraffic, slot, ci, perSlot uint64, committee []uint64,
-	data, orphan *attestation.AttestationData, digest [4]byte) error {
+	data, orphan *attestation.AttestationData, digest gossipsub.ForkDigest) error {
 	n := len(committee)
 	k := max(1, 3*n/4)
 	epoch := slot / slotsPerEpoch
@@ -127,14 +133,14 @@ func (nw *network) committeeTraffic(t *slotTraffic, slot, ci, perSlot uint64, co
 	sigs := make([][96]byte, n)
 	parallelRange(0, n, func(i int) { sigs[i] = crypto.Sign(nw.secrets[committee[i]], root[:]).Bytes() })
 
-	single := func(i int, d *attestation.AttestationData, sig [96]byte, subnet uint64, from peerID, want ValidationResult, what string) error {
+	single := func(i int, d *attestation.AttestationData, sig [96]byte, subnet uint64, from peer.ID, want pubsub.ValidationResult, what string) error {
 		att := &attestation.SingleAttestation{CommitteeIndex: ci, AttesterIndex: committee[i], Data: d, Signature: sig}
-		b, err := encodeGossip(att)
+		b, err := gossipsub.Encode(att)
 		if err != nil {
 			return err
 		}
-		o := outgoing{from: from, kind: "beacon_attestation", want: want, what: what,
-			msg: Message{Topic: attestationTopic(digest, subnet), Data: b}}
+		o := outgoing{kind: attestationKind, want: want, what: what,
+			msg: newMessage(gossipsub.AttestationTopic(digest, subnet), b, from)}
 		if what == "copy" {
 			t.copies = append(t.copies, o)
 		} else {
@@ -143,23 +149,23 @@ func (nw *network) committeeTraffic(t *slotTraffic, slot, ci, perSlot uint64, co
 		return nil
 	}
 	for i := range k {
-		if err := single(i, data, sigs[i], subnet, honestPeers[i%len(honestPeers)], ValidationAccept, "attestation"); err != nil {
+		if err := single(i, data, sigs[i], subnet, honestPeers[i%len(honestPeers)], pubsub.ValidationAccept, "attestation"); err != nil {
 			return err
 		}
 	}
 	for i := range min(2, k) {
-		if err := single(i, data, sigs[i], subnet, honestPeers[(i+1)%len(honestPeers)], ValidationIgnore, "copy"); err != nil {
+		if err := single(i, data, sigs[i], subnet, honestPeers[(i+1)%len(honestPeers)], pubsub.ValidationIgnore, "copy"); err != nil {
 			return err
 		}
 	}
 	if k < n {
 		// Another member's signature: a valid point, the wrong key.
-		if err := single(k, data, sigs[(k+1)%n], subnet, badPeer, ValidationReject, "bad signature"); err != nil {
+		if err := single(k, data, sigs[(k+1)%n], subnet, badPeer, pubsub.ValidationReject, "bad signature"); err != nil {
 			return err
 		}
 	}
 	if k+1 < n {
-		if err := single(k+1, data, sigs[k+1], (subnet+1)%pool.AttestationSubnetCount, badPeer, ValidationReject, "wrong subnet"); err != nil {
+		if err := single(k+1, data, sigs[k+1], (subnet+1)%pool.AttestationSubnetCount, badPeer, pubsub.ValidationReject, "wrong subnet"); err != nil {
 			return err
 		}
 	}
@@ -169,7 +175,7 @@ func (nw *network) committeeTraffic(t *slotTraffic, slot, ci, perSlot uint64, co
 			return err
 		}
 		sig := crypto.Sign(nw.secrets[committee[k+2]], r[:]).Bytes()
-		if err := single(k+2, orphan, sig, subnet, honestPeers[0], ValidationIgnore, "unknown block"); err != nil {
+		if err := single(k+2, orphan, sig, subnet, honestPeers[0], pubsub.ValidationIgnore, "unknown block"); err != nil {
 			return err
 		}
 	}
@@ -190,13 +196,13 @@ func (nw *network) committeeTraffic(t *slotTraffic, slot, ci, perSlot uint64, co
 			notAggregator = i
 		}
 	}
-	aggregate := func(agg, signer int, positions []int, from peerID, want ValidationResult, what string) error {
+	aggregate := func(agg, signer int, positions []int, from peer.ID, want pubsub.ValidationResult, what string) error {
 		b, err := nw.signedAggregate(slot, ci, committee, sigs, data, positions, agg, proofs[agg], signer)
 		if err != nil {
 			return err
 		}
-		t.aggregates = append(t.aggregates, outgoing{from: from, kind: "beacon_aggregate_and_proof", want: want, what: what,
-			msg: Message{Topic: aggregateTopic(digest), Data: b}})
+		t.aggregates = append(t.aggregates, outgoing{kind: aggregateKind, want: want, what: what,
+			msg: newMessage(gossipsub.AggregateTopic(digest), b, from)})
 		return nil
 	}
 	span := func(lo, hi int) []int {
@@ -207,12 +213,12 @@ func (nw *network) committeeTraffic(t *slotTraffic, slot, ci, perSlot uint64, co
 		return s
 	}
 	if len(aggregators) > 0 && n > 1 {
-		if err := aggregate(aggregators[0], aggregators[0], span(0, n-1), honestPeers[1], ValidationAccept, "aggregate"); err != nil {
+		if err := aggregate(aggregators[0], aggregators[0], span(0, n-1), honestPeers[1], pubsub.ValidationAccept, "aggregate"); err != nil {
 			return err
 		}
 	}
 	if len(aggregators) > 1 && k >= 2 {
-		if err := aggregate(aggregators[1], aggregators[1], span(0, k/2), honestPeers[2], ValidationIgnore, "aggregate subset"); err != nil {
+		if err := aggregate(aggregators[1], aggregators[1], span(0, k/2), honestPeers[2], pubsub.ValidationIgnore, "aggregate subset"); err != nil {
 			return err
 		}
 		last := len(t.aggregates) - 1
@@ -221,12 +227,12 @@ func (nw *network) committeeTraffic(t *slotTraffic, slot, ci, perSlot uint64, co
 	}
 	if len(aggregators) > 2 && k < n {
 		wrong := (aggregators[2] + 1) % n
-		if err := aggregate(aggregators[2], wrong, span(k, n), badPeer, ValidationReject, "bad aggregator signature"); err != nil {
+		if err := aggregate(aggregators[2], wrong, span(k, n), badPeer, pubsub.ValidationReject, "bad aggregator signature"); err != nil {
 			return err
 		}
 	}
 	if notAggregator >= 0 && k < n {
-		if err := aggregate(notAggregator, notAggregator, span(k, n), badPeer, ValidationReject, "not an aggregator"); err != nil {
+		if err := aggregate(notAggregator, notAggregator, span(k, n), badPeer, pubsub.ValidationReject, "not an aggregator"); err != nil {
 			return err
 		}
 	}
@@ -265,7 +271,7 @@ func (nw *network) signedAggregate(slot, ci uint64, committee []uint64, sigs [][
 	if err != nil {
 		return nil, err
 	}
-	return encodeGossip(&attestation.SignedAggregateAndProof{
+	return gossipsub.Encode(&attestation.SignedAggregateAndProof{
 		Message:   aap,
 		Signature: crypto.Sign(nw.secrets[committee[signer]], root[:]).Bytes(),
 	})
