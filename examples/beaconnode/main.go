@@ -30,8 +30,9 @@
 //     that does not decode without the pool, hands it to the pool with the
 //     forwarding peer, blocks until its signature has been verified in a
 //     batch, and maps the pool's verdict to pubsub.ValidationAccept,
-//     pubsub.ValidationIgnore or pubsub.ValidationReject (gossipsub.ValidationOf). Its
-//     Observe hook feeds the node's own validations metric.
+//     pubsub.ValidationIgnore or pubsub.ValidationReject
+//     (gossipsub.ValidationOf). Its Observe hook feeds the node's own
+//     validations metric.
 //   - A block proposer asks the pool for the block's attestations
 //     (AttestationsForBlockWith), letting only data whose source is its
 //     justified checkpoint be packed.
@@ -44,8 +45,8 @@
 // simulated too, in process (gossip.go): it calls the adapter's validators
 // with real *pubsub.Message values, as go-libp2p-pubsub's validation
 // pipeline does, but has no hosts, meshes, forwarding or peer scores; the
-// multi-host run over real go-libp2p on loopback is examples/p2p. Slots are short
-// (-duration divided by -slots) so that a few seconds cover several. At the
+// multi-host run over real go-libp2p on loopback is examples/p2p. Slots are
+// short (-duration divided by -slots) so that a few seconds cover several. At the
 // end the program prints what the validators answered, the block's
 // attestations and a few lines of its own /metrics, fetched over loopback.
 package main
