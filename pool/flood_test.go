@@ -611,7 +611,10 @@ func floodCheck(tb testing.TB, k floodKind, run floodRun) (honest, honestAccepte
 func TestFlood(t *testing.T) {
 	checkLeaks(t)
 	fx := floodLoad(t)
-	measure := !raceEnabled && !testing.Short()
+	// The cost ratio depends on the machine and on what else runs on it:
+	// it is asserted only when ATTPOOL_TIMING_TESTS is set (on a quiet
+	// machine), and logged otherwise.
+	measure := !raceEnabled && !testing.Short() && os.Getenv("ATTPOOL_TIMING_TESTS") != ""
 	for _, k := range floodKinds(fx) {
 		t.Run(k.name, func(t *testing.T) {
 			run := floodSubmit(t, k.cfg, fx.node(), k.msgs, 8)
