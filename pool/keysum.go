@@ -1,6 +1,7 @@
 package pool
 
 import (
+	"cmp"
 	"math/bits"
 	"slices"
 	"sync"
@@ -51,7 +52,8 @@ type committeeKeys struct {
 	haveTotal bool
 	noTotal   bool // a member has no key: no total, only sums of participants
 	recent    []knownSum
-	next      int // the slot of recent written next once it is full
+	next      int   // the slot of recent written next once it is full
+	byIndex   []int // committee positions by increasing validator index; nil until asked
 }
 
 // knownSum is the key sum of the participants bits name.
@@ -176,6 +178,37 @@ func (e *committeeKeys) totalSum(keys PublicKeys) (crypto.KeySum, bool) {
 	}
 	e.haveTotal = true
 	return e.total, true
+}
+
+// indexOrder returns the committee's positions in increasing order of their
+// validator index, sorted on first use: the ~16 aggregates of a committee
+// then list their attesters sorted in one pass each, not one sort each.
+func (e *committeeKeys) indexOrder() []int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.byIndex == nil {
+		order := make([]int, len(e.committee))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(e.committee[a], e.committee[b]) })
+		e.byIndex = order
+	}
+	return e.byIndex
+}
+
+// sortedAttesters returns the members of committee (index of slot) whose
+// bits are set, in increasing validator index order, as an
+// IndexedAttestation lists them. bits has the committee's length.
+func (p *Pool) sortedAttesters(slot, index uint64, committee []uint64, b bitfield.Bitlist) []uint64 {
+	order := p.keySums.entry(committeeID{slot, index}, committee).indexOrder()
+	out := make([]uint64, 0, b.Count())
+	for _, i := range order {
+		if b.BitAt(uint64(i)) {
+			out = append(out, committee[i])
+		}
+	}
+	return out
 }
 
 // remember keeps the sum of b among the recent ones.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 
@@ -316,5 +317,35 @@ func TestParticipantsKeyConcurrent(t *testing.T) {
 	close(errs)
 	for e := range errs {
 		t.Error(e)
+	}
+}
+
+// TestSortedAttesters: the attesters of random bits of shuffled committees
+// come in increasing index order, the members of the bits and no other,
+// and a committee whose shuffling changed under the same id gets its own
+// order.
+func TestSortedAttesters(t *testing.T) {
+	p, _ := keyPool(t, 1)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := range 50 {
+		n := 1 + rng.IntN(600)
+		committee := make([]uint64, n)
+		for i := range committee {
+			committee[i] = uint64(rng.IntN(1 << 20))
+		}
+		b := bitfield.NewBitlist(uint64(n))
+		var want []uint64
+		for i := range n {
+			if rng.IntN(3) > 0 {
+				b.SetBitAt(uint64(i), true)
+				want = append(want, committee[i])
+			}
+		}
+		slices.Sort(want)
+		// Two trials share each id: the second's committee differs.
+		got := p.sortedAttesters(7, uint64(trial/2), committee, b)
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d: attesters %v, want %v", trial, got, want)
+		}
 	}
 }

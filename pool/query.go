@@ -19,18 +19,6 @@ import (
 // that does not fit the committees of its slot.
 var ErrInvalidIncluded = errors.New("attpool/pool: invalid included attestation")
 
-// attestersOf returns the members of committee whose bits are set, in
-// committee order.
-func attestersOf(committee []uint64, b bitfield.Bitlist) []uint64 {
-	out := make([]uint64, 0, b.Count())
-	for i, v := range committee {
-		if b.BitAt(uint64(i)) {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
 // indexedResults fills in the Indexed field of the accepted Results of one
 // batch; the messages of one data share one copy of it.
 type indexedResults struct {
@@ -55,8 +43,7 @@ func (x *indexedResults) add(res *Result, g *group) {
 	if g.kind == kindAttestation {
 		indices = []uint64{g.key.index}
 	} else {
-		indices = slices.Clone(g.attesters)
-		slices.Sort(indices)
+		indices = slices.Clone(g.attesters) // already sorted
 	}
 	res.Indexed = &attestation.IndexedAttestation{AttestingIndices: indices, Data: d, Signature: g.sig}
 }

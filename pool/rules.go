@@ -64,7 +64,7 @@ type group struct {
 
 	// aggregate
 	bits      bitfield.Bitlist // the pool's copy
-	attesters []uint64         // the validators of bits, in committee order
+	attesters []uint64         // the validators of bits, in increasing index order
 	msgRoot   [32]byte         // hash_tree_root(aggregate_and_proof)
 	outer     [96]byte         // signed_aggregate_and_proof.signature
 }
@@ -620,7 +620,7 @@ func (p *Pool) queueAggregate(g *group, m *intake, from Peer, sap *attestation.S
 	if participantsKey == nil {
 		return res, false
 	}
-	g.attesters = attestersOf(m.committee, g.bits)
+	g.attesters = p.sortedAttesters(m.d.Slot, m.index, m.committee, g.bits)
 	selDomain, aapDomain, err := p.aggregateDomains(m.target.Epoch)
 	if err != nil {
 		return rejectf(ErrMalformed, "%w", err), false
