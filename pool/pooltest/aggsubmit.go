@@ -2,7 +2,6 @@ package pooltest
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/attpool/attpool/pool"
@@ -34,33 +33,11 @@ func submitAggregates(p *pool.Pool, msgs []AggregateMsg, idx []int, results []po
 	if len(idx) == 0 {
 		return 0
 	}
-	goroutines = max(1, goroutines)
-	var wg sync.WaitGroup
-	start := make(chan struct{})
-	var mu sync.Mutex
-	var last time.Time
-	for w := range goroutines {
-		wg.Go(func() {
-			<-start
-			var chans []<-chan pool.Result
-			for k := w; k < len(idx); k += goroutines {
-				chans = append(chans, p.ValidateAggregateAsync(context.Background(), msgs[idx[k]].Msg))
-			}
-			for n, c := range chans {
-				results[idx[w+n*goroutines]] = <-c
-			}
-			t := time.Now()
-			mu.Lock()
-			if t.After(last) {
-				last = t
-			}
-			mu.Unlock()
-		})
-	}
-	t0 := time.Now()
-	close(start)
-	wg.Wait()
-	return last.Sub(t0)
+	return spread(len(idx), goroutines,
+		func(k int) <-chan pool.Result {
+			return p.ValidateAggregateAsync(context.Background(), msgs[idx[k]].Msg)
+		},
+		func(k int, r pool.Result) { results[idx[k]] = r })
 }
 
 // CheckAggregates tallies results against msgs: FaultsInjected counts the

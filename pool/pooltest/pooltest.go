@@ -188,6 +188,19 @@ func parallel(n int, f func(i int)) {
 // verdict. wall runs from the first submission to the last verdict.
 func Submit(p *pool.Pool, msgs []Message, goroutines int) (results []pool.Result, wall time.Duration) {
 	results = make([]pool.Result, len(msgs))
+	wall = spread(len(msgs), goroutines,
+		func(i int) <-chan pool.Result {
+			return p.ValidateAttestationAsync(context.Background(), msgs[i].Att, msgs[i].Subnet)
+		},
+		func(i int, r pool.Result) { results[i] = r })
+	return results, wall
+}
+
+// spread submits messages 0 to n-1 from goroutines goroutines (message k
+// from goroutine k%goroutines, all released at once), hands each verdict to
+// put, and returns the time from the release to the last verdict.
+func spread(n, goroutines int, submit func(k int) <-chan pool.Result, put func(k int, r pool.Result)) time.Duration {
+	goroutines = max(1, goroutines)
 	var wg sync.WaitGroup
 	start := make(chan struct{})
 	var mu sync.Mutex
@@ -196,11 +209,11 @@ func Submit(p *pool.Pool, msgs []Message, goroutines int) (results []pool.Result
 		wg.Go(func() {
 			<-start
 			var chans []<-chan pool.Result
-			for i := w; i < len(msgs); i += goroutines {
-				chans = append(chans, p.ValidateAttestationAsync(context.Background(), msgs[i].Att, msgs[i].Subnet))
+			for k := w; k < n; k += goroutines {
+				chans = append(chans, submit(k))
 			}
-			for k, c := range chans {
-				results[w+k*goroutines] = <-c
+			for m, c := range chans {
+				put(w+m*goroutines, <-c)
 			}
 			t := time.Now()
 			mu.Lock()
@@ -213,7 +226,7 @@ func Submit(p *pool.Pool, msgs []Message, goroutines int) (results []pool.Result
 	t0 := time.Now()
 	close(start)
 	wg.Wait()
-	return results, last.Sub(t0)
+	return last.Sub(t0)
 }
 
 // Tally counts verdicts, the faulty messages injected and those that got
