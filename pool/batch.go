@@ -419,6 +419,9 @@ func (p *Pool) verify(batch []*job, apart bool) {
 		sets[i] = j.set
 		p.metrics.queueWait.Observe(start.Sub(j.queued).Seconds())
 	}
+	// Counted before any verdict goes out, so a caller that sees its
+	// verdict finds its batch in the metrics.
+	p.metrics.batchSize.Observe(float64(len(sets)))
 	invalid := 0
 	p.check(sets, func(i int, valid bool) {
 		j := batch[i]
@@ -438,7 +441,6 @@ func (p *Pool) verify(batch []*job, apart bool) {
 		p.batch.verified(len(batch), took)
 	}
 	p.metrics.verifyTime.Observe(took.Seconds())
-	p.metrics.batchSize.Observe(float64(len(sets)))
 	p.log.WithFields(logrus.Fields{"sets": len(sets), "invalid": invalid, "apart": apart, "took": took}).Debug("verified batch")
 }
 
