@@ -32,7 +32,9 @@ const (
 	MaxAttestationsElectra = attestation.MaxAttestationsElectra
 )
 
-// Config configures a Pool. Zero fields take their value from DefaultConfig.
+// Config configures a Pool. Zero fields take their value from DefaultConfig()
+// (each default with its reason there); New fails with ErrConfig on a value
+// out of range.
 type Config struct {
 	// SlotsPerEpoch is SLOTS_PER_EPOCH (32 on mainnet).
 	SlotsPerEpoch uint64
@@ -56,7 +58,7 @@ type Config struct {
 	// workers are behind, and batches go up to BatchSize again (less time
 	// per set) until they catch up: the bound does not hold then, nor for
 	// the time a failing batch spends finding its invalid sets. 0 means
-	// DefaultConfig.BatchDelay under BatchAdaptive and FixedBatchDelay
+	// DefaultConfig().BatchDelay under BatchAdaptive and FixedBatchDelay
 	// under BatchFixed.
 	BatchDelay time.Duration
 	// MinBatch is, under BatchFixed, the number of queued sets that makes a
@@ -155,87 +157,88 @@ func (b BatchPolicy) String() string {
 // wait since 2025.
 const FixedBatchDelay = 5 * time.Millisecond
 
-// DefaultConfig is the configuration the zero fields of a Config stand for.
+// What the defaults are derived from.
+const (
+	// mainnetSlotsPerEpoch is SLOTS_PER_EPOCH of the mainnet preset.
+	mainnetSlotsPerEpoch = 32
+	// mainnetValidators is the order of the mainnet validator registry
+	// (about a million), which the default bounds are sized for.
+	mainnetValidators = 1 << 20
+	// keptEpochs is how many epochs the pool keeps: the current and the
+	// previous one, the epochs gossip and blocks may still carry (prune).
+	keptEpochs = 2
+	// attestationsPerSlot is what a node subscribed to every subnet sees a
+	// slot at mainnetValidators: each validator attests once an epoch.
+	attestationsPerSlot = mainnetValidators / mainnetSlotsPerEpoch
+	// keptCommittees is the committees of the kept epochs at
+	// MAX_COMMITTEES_PER_SLOT (mainnet has 64 a slot from 2^18 validators).
+	keptCommittees = keptEpochs * mainnetSlotsPerEpoch * MaxCommitteesPerSlot
+	// aggregateSets is the signature sets of one aggregate (selection proof,
+	// aggregator signature, aggregate signature): MaxPending holds at least
+	// one aggregate.
+	aggregateSets = 3
+)
+
+// DefaultConfig returns the configuration the zero fields of a Config stand
+// for; each value says why it is what it is. The fields it leaves zero are
+// derived at New from the others or from the machine: MinBatch (BatchSize),
+// VerifyWorkers and MergeWorkers (GOMAXPROCS: the work is CPU-bound),
+// PeerHalfLife (SlotDuration) and, under BatchFixed, BatchDelay
+// (FixedBatchDelay).
 //
-// MaxPeers 1024: a beacon node keeps well under a hundred peers connected,
-// so the table holds every recent sender of invalid signatures with room
-// for churn, in about 100 KiB at most.
-//
-// BatchSize 1024: the verifier's time per set is within a few percent of its
-// floor from about a thousand same-root sets (README, verifybench). The
-// adaptive latency bound BatchDelay 50 ms: a full batch of 1024 sets takes
-// 25-50 ms on 2 cores (two batches verified at once share them), so the
-// bound does not cut full batches when a backlog needs them, while a slower
-// machine gets smaller batches rather than slower verdicts.
-var DefaultConfig = Config{
-	SlotsPerEpoch:     32,
-	SlotDuration:      12 * time.Second,
-	BatchSize:         1024,
-	BatchDelay:        50 * time.Millisecond,
-	MaxPending:        1 << 16,
-	MaxPeers:          1024,
-	MaxAggregates:     1 << 15,
-	MaxData:           1 << 12,
-	MaxSeenAggregates: 1 << 16,
-	MaxRootCache:      1 << 12,
-	MaxValidators:     1 << 22,
-	PruneInterval:     500 * time.Millisecond,
+// The measurements quoted are the README's (2026-12-01, 2 vCPUs,
+// GOMAXPROCS=2, quiet), from `go run ./examples/verifybench -runs 7 -report
+// docs/bench`.
+func DefaultConfig() Config {
+	return Config{
+		// SLOTS_PER_EPOCH of the mainnet preset.
+		SlotsPerEpoch: mainnetSlotsPerEpoch,
+		// SLOT_DURATION_MS of the mainnet configuration.
+		SlotDuration: 12 * time.Second,
+		// The verifier's time per same-root set (µs, 64-bit digits) is 36.3
+		// at 256 sets, 28.7 at 512, 28.1 at 1024 and 24.9 at 4096: past 1024
+		// a batch costs far more latency than it saves time per set.
+		BatchSize: 1024,
+		// About twice the 29 ms a full batch takes alone (1024 x 28.1 µs on
+		// 2 cores), as VerifyWorkers batches verified at once share the
+		// cores: the bound does not cut full batches when a backlog needs
+		// them, while a slower machine gets smaller batches rather than
+		// slower verdicts.
+		BatchDelay: 50 * time.Millisecond,
+		// Two slots of the attestations of every subnet (2 x 2^15 sets): a
+		// pool more than two slots behind sheds load (ErrQueueFull) rather
+		// than grow.
+		MaxPending: 2 * attestationsPerSlot,
+		// A beacon node keeps well under a hundred peers connected, so the
+		// table holds every recent sender of invalid signatures with room
+		// for churn, in about 100 KiB at most.
+		MaxPeers: 1024,
+		// Half the TARGET_AGGREGATORS_PER_COMMITTEE aggregates of a committee
+		// kept apart (they overlap) for each committee of the kept epochs
+		// (8 x 2 x 32 x 64).
+		MaxAggregates: TargetAggregatorsPerCommittee / 2 * keptCommittees,
+		// A distinct data for each committee of the kept epochs (2 x 32 x
+		// 64), where honest validators make one to three a slot (one per
+		// head they see): a flood of distinct data finds the bound.
+		MaxData: keptCommittees,
+		// TARGET_AGGREGATORS_PER_COMMITTEE valid aggregates for each
+		// committee of the kept epochs (16 x 2 x 32 x 64).
+		MaxSeenAggregates: TargetAggregatorsPerCommittee * keptCommittees,
+		// As many data roots as MaxData: the cache holds the data the store
+		// may keep.
+		MaxRootCache: keptCommittees,
+		// Four times the mainnet registry: a first-seen bitset costs at most
+		// MaxValidators/8 bytes (512 KiB) an epoch.
+		MaxValidators: 4 * mainnetValidators,
+		// MAXIMUM_GOSSIP_CLOCK_DISPARITY: what the new slot made useless is
+		// dropped at most that late, within what gossip allows anyway.
+		PruneInterval: MaximumGossipClockDisparity,
+	}
 }
 
-// sanitize fills in defaults and checks the values.
+// sanitize fills in the defaults and checks the values.
 func (c Config) sanitize() (Config, error) {
-	d := DefaultConfig
-	if c.SlotsPerEpoch == 0 {
-		c.SlotsPerEpoch = d.SlotsPerEpoch
-	}
-	if c.SlotDuration == 0 {
-		c.SlotDuration = d.SlotDuration
-	}
-	if c.BatchSize == 0 {
-		c.BatchSize = d.BatchSize
-	}
-	if c.BatchDelay == 0 {
-		c.BatchDelay = d.BatchDelay
-		if c.Policy == BatchFixed {
-			c.BatchDelay = FixedBatchDelay
-		}
-	}
-	if c.MinBatch == 0 {
-		c.MinBatch = c.BatchSize
-	}
-	if c.VerifyWorkers == 0 {
-		c.VerifyWorkers = runtime.GOMAXPROCS(0)
-	}
-	if c.MaxPeers == 0 {
-		c.MaxPeers = d.MaxPeers
-	}
-	if c.PeerHalfLife == 0 {
-		c.PeerHalfLife = c.SlotDuration
-	}
-	if c.MergeWorkers == 0 {
-		c.MergeWorkers = runtime.GOMAXPROCS(0)
-	}
-	if c.MaxPending == 0 {
-		c.MaxPending = d.MaxPending
-	}
-	if c.MaxAggregates == 0 {
-		c.MaxAggregates = d.MaxAggregates
-	}
-	if c.MaxData == 0 {
-		c.MaxData = d.MaxData
-	}
-	if c.MaxSeenAggregates == 0 {
-		c.MaxSeenAggregates = d.MaxSeenAggregates
-	}
-	if c.MaxRootCache == 0 {
-		c.MaxRootCache = d.MaxRootCache
-	}
-	if c.MaxValidators == 0 {
-		c.MaxValidators = d.MaxValidators
-	}
-	if c.PruneInterval == 0 {
-		c.PruneInterval = d.PruneInterval
-	}
+	c.fillDefaults()
 	if c.PerSignature {
 		c.Verifier.Individual = true
 	}
@@ -244,22 +247,59 @@ func (c Config) sanitize() (Config, error) {
 		l.SetOutput(io.Discard)
 		c.Logger = l
 	}
+	return c, c.check()
+}
+
+// orDefault sets *v to def if it is zero.
+func orDefault[T comparable](v *T, def T) {
+	var zero T
+	if *v == zero {
+		*v = def
+	}
+}
+
+// fillDefaults gives the zero fields their default.
+func (c *Config) fillDefaults() {
+	d := DefaultConfig()
+	orDefault(&c.SlotsPerEpoch, d.SlotsPerEpoch)
+	orDefault(&c.SlotDuration, d.SlotDuration)
+	orDefault(&c.BatchSize, d.BatchSize)
+	if c.Policy == BatchFixed {
+		orDefault(&c.BatchDelay, FixedBatchDelay)
+	}
+	orDefault(&c.BatchDelay, d.BatchDelay)
+	orDefault(&c.MinBatch, c.BatchSize)
+	orDefault(&c.VerifyWorkers, runtime.GOMAXPROCS(0))
+	orDefault(&c.MaxPeers, d.MaxPeers)
+	orDefault(&c.PeerHalfLife, c.SlotDuration)
+	orDefault(&c.MergeWorkers, runtime.GOMAXPROCS(0))
+	orDefault(&c.MaxPending, d.MaxPending)
+	orDefault(&c.MaxAggregates, d.MaxAggregates)
+	orDefault(&c.MaxData, d.MaxData)
+	orDefault(&c.MaxSeenAggregates, d.MaxSeenAggregates)
+	orDefault(&c.MaxRootCache, d.MaxRootCache)
+	orDefault(&c.MaxValidators, d.MaxValidators)
+	orDefault(&c.PruneInterval, d.PruneInterval)
+}
+
+// check reports the first value out of range.
+func (c Config) check() error {
 	switch {
 	case c.SlotDuration < time.Millisecond:
-		return c, fmt.Errorf("%w: SlotDuration %v", ErrConfig, c.SlotDuration)
+		return fmt.Errorf("%w: SlotDuration %v", ErrConfig, c.SlotDuration)
 	case c.Policy != BatchAdaptive && c.Policy != BatchFixed:
-		return c, fmt.Errorf("%w: %v", ErrConfig, c.Policy)
+		return fmt.Errorf("%w: %v", ErrConfig, c.Policy)
 	case c.BatchSize < 1, c.BatchDelay < 0, c.MinBatch < 1, c.MinBatch > c.BatchSize, c.VerifyWorkers < 1, c.MergeWorkers < 1:
-		return c, fmt.Errorf("%w: batching (size %d, min %d, delay %v, workers %d/%d)", ErrConfig,
+		return fmt.Errorf("%w: batching (size %d, min %d, delay %v, workers %d/%d)", ErrConfig,
 			c.BatchSize, c.MinBatch, c.BatchDelay, c.VerifyWorkers, c.MergeWorkers)
-	case c.MaxPending < 3, c.MaxAggregates < 1, c.MaxData < 1, c.MaxSeenAggregates < 1, c.MaxRootCache < 1:
-		return c, fmt.Errorf("%w: bounds must be positive", ErrConfig)
+	case c.MaxPending < aggregateSets, c.MaxAggregates < 1, c.MaxData < 1, c.MaxSeenAggregates < 1, c.MaxRootCache < 1:
+		return fmt.Errorf("%w: bounds must be positive", ErrConfig)
 	case c.PeerHalfLife < 0:
-		return c, fmt.Errorf("%w: PeerHalfLife %v", ErrConfig, c.PeerHalfLife)
+		return fmt.Errorf("%w: PeerHalfLife %v", ErrConfig, c.PeerHalfLife)
 	case c.PruneInterval < 0:
-		return c, fmt.Errorf("%w: PruneInterval %v", ErrConfig, c.PruneInterval)
+		return fmt.Errorf("%w: PruneInterval %v", ErrConfig, c.PruneInterval)
 	}
-	return c, nil
+	return nil
 }
 
 // isolatesPeers reports whether the pool verifies isolated peers' sets

@@ -54,7 +54,7 @@ type Pool struct {
 
 type epochKey struct{ epoch, index uint64 }
 
-// New starts a pool over node. The zero Config means DefaultConfig.
+// New starts a pool over node. The zero Config means DefaultConfig().
 func New(cfg Config, node Node) (*Pool, error) {
 	cfg, err := cfg.sanitize()
 	if err != nil {

@@ -83,7 +83,7 @@ type includedBits struct {
 // maxIncludedCommittees bounds the committees whose included attesters are
 // kept: the four epochs blocks and gossip may still touch (the pool prunes
 // below the previous epoch).
-const maxIncludedCommittees = 4 * 32 * MaxCommitteesPerSlot
+const maxIncludedCommittees = 4 * mainnetSlotsPerEpoch * MaxCommitteesPerSlot
 
 // MarkIncluded tells the pool that the attesters of att, an on-chain
 // (Electra) Attestation of a block the node imported, are on chain: block

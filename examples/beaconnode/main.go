@@ -126,8 +126,8 @@ var (
 // summary to stdout and shuts down. It returns an error if a message got an
 // answer the simulation did not expect.
 func run(ctx context.Context, cfg config, stdout io.Writer) (*report, error) {
-	if cfg.Validators < 4*slotsPerEpoch || cfg.Validators > pool.DefaultConfig.MaxValidators {
-		return nil, fmt.Errorf("-validators %d: want 128 to %d", cfg.Validators, pool.DefaultConfig.MaxValidators)
+	if cfg.Validators < 4*slotsPerEpoch || cfg.Validators > pool.DefaultConfig().MaxValidators {
+		return nil, fmt.Errorf("-validators %d: want 128 to %d", cfg.Validators, pool.DefaultConfig().MaxValidators)
 	}
 	if cfg.Slots < 1 || cfg.Duration/time.Duration(cfg.Slots) < 10*time.Millisecond {
 		return nil, fmt.Errorf("-slots %d -duration %v: want at least one slot of 10ms or more", cfg.Slots, cfg.Duration)

@@ -162,8 +162,8 @@ func run(cfg config) (*report, error) {
 	if cfg.Slots < 1 {
 		return nil, fmt.Errorf("-slots %d: want at least 1", cfg.Slots)
 	}
-	if cfg.Validators < 1 || cfg.Validators > pool.DefaultConfig.MaxValidators {
-		return nil, fmt.Errorf("-validators %d: want 1 to %d", cfg.Validators, pool.DefaultConfig.MaxValidators)
+	if cfg.Validators < 1 || cfg.Validators > pool.DefaultConfig().MaxValidators {
+		return nil, fmt.Errorf("-validators %d: want 1 to %d", cfg.Validators, pool.DefaultConfig().MaxValidators)
 	}
 	if cfg.Subnets < 0 || cfg.Subnets > pool.AttestationSubnetCount {
 		return nil, fmt.Errorf("-subnets %d: want 0 to %d", cfg.Subnets, pool.AttestationSubnetCount)
