@@ -46,51 +46,49 @@ func (c *ManualClock) Advance(d time.Duration) {
 // InteropKeys holds the interop keys (crypto.InteropSecretKey) of validators
 // [0, n), derived on first use and cached. It implements PublicKeys.
 type InteropKeys struct {
-	n  uint64
-	mu sync.RWMutex
-	sk map[uint64]*crypto.SecretKey
-	pk map[uint64]*crypto.PublicKey
+	n    uint64
+	mu   sync.RWMutex
+	keys map[uint64]keyPair
+}
+
+// keyPair is one validator's interop keys.
+type keyPair struct {
+	sk *crypto.SecretKey
+	pk *crypto.PublicKey
 }
 
 // NewInteropKeys returns the keys of a validator set of n validators.
 func NewInteropKeys(n uint64) *InteropKeys {
-	return &InteropKeys{n: n, sk: make(map[uint64]*crypto.SecretKey), pk: make(map[uint64]*crypto.PublicKey)}
+	return &InteropKeys{n: n, keys: make(map[uint64]keyPair)}
 }
 
 // PublicKey returns validator index's public key, or nil past the set.
-func (k *InteropKeys) PublicKey(index uint64) *crypto.PublicKey {
-	k.mu.RLock()
-	pk := k.pk[index]
-	k.mu.RUnlock()
-	if pk != nil || index >= k.n {
-		return pk
-	}
-	_, pk = k.derive(index)
-	return pk
-}
+func (k *InteropKeys) PublicKey(index uint64) *crypto.PublicKey { return k.pair(index).pk }
 
 // SecretKey returns validator index's secret key, or nil past the set.
-func (k *InteropKeys) SecretKey(index uint64) *crypto.SecretKey {
-	k.mu.RLock()
-	sk := k.sk[index]
-	k.mu.RUnlock()
-	if sk != nil || index >= k.n {
-		return sk
-	}
-	sk, _ = k.derive(index)
-	return sk
-}
+func (k *InteropKeys) SecretKey(index uint64) *crypto.SecretKey { return k.pair(index).sk }
 
-func (k *InteropKeys) derive(index uint64) (*crypto.SecretKey, *crypto.PublicKey) {
+// pair returns validator index's keys, derived if not cached; none past the
+// set.
+func (k *InteropKeys) pair(index uint64) keyPair {
+	if index >= k.n {
+		return keyPair{}
+	}
+	k.mu.RLock()
+	kp, ok := k.keys[index]
+	k.mu.RUnlock()
+	if ok {
+		return kp
+	}
 	sk, err := crypto.InteropSecretKey(index)
 	if err != nil {
-		return nil, nil
+		return keyPair{}
 	}
-	pk := sk.PublicKey()
+	kp = keyPair{sk, sk.PublicKey()}
 	k.mu.Lock()
-	k.sk[index], k.pk[index] = sk, pk
+	k.keys[index] = kp
 	k.mu.Unlock()
-	return sk, pk
+	return kp
 }
 
 // Derive derives the keys of the given validators in parallel.
@@ -115,9 +113,26 @@ type ShuffledCommittees struct {
 	epochs        map[uint64][]uint64
 }
 
+// The constants of ShuffledCommittees.
+const (
+	// targetCommitteeSize is TARGET_COMMITTEE_SIZE.
+	targetCommitteeSize = 128
+	// shuffleMultiplier is Knuth's multiplicative hashing constant (the
+	// prime nearest 2^32/phi), which spreads consecutive indices apart; a
+	// permutation takes the first value at or above it mod n that is
+	// coprime to n.
+	shuffleMultiplier = 2654435761
+	// shuffleOffsetStep is the prime each epoch's permutation is offset by,
+	// so that committees change from epoch to epoch.
+	shuffleOffsetStep = 7919
+	// keptShufflings is how many epochs' permutations are cached: the
+	// previous, the current and the next, and one for a lookup far off.
+	keptShufflings = 4
+)
+
 // NewShuffledCommittees returns the committees of n validators.
 func NewShuffledCommittees(n, slotsPerEpoch uint64) *ShuffledCommittees {
-	mult := uint64(2654435761) % max(n, 1)
+	mult := uint64(shuffleMultiplier) % max(n, 1)
 	for n > 1 && gcd(mult, n) != 1 {
 		mult++
 	}
@@ -133,7 +148,7 @@ func gcd(a, b uint64) uint64 {
 
 // CommitteeCountPerSlot returns max(1, min(64, n / SLOTS_PER_EPOCH / 128)).
 func (c *ShuffledCommittees) CommitteeCountPerSlot(epoch uint64) (uint64, bool) {
-	return max(1, min(MaxCommitteesPerSlot, c.n/c.slotsPerEpoch/128)), true
+	return max(1, min(MaxCommitteesPerSlot, c.n/c.slotsPerEpoch/targetCommitteeSize)), true
 }
 
 // BeaconCommittee returns committee index of slot.
@@ -156,11 +171,11 @@ func (c *ShuffledCommittees) shuffling(epoch uint64) []uint64 {
 		return l
 	}
 	l := make([]uint64, c.n)
-	off := (epoch * 7919) % c.n
+	off := (epoch * shuffleOffsetStep) % c.n
 	for p := range l {
 		l[p] = (uint64(p)*c.mult + off) % c.n
 	}
-	if len(c.epochs) >= 4 {
+	if len(c.epochs) >= keptShufflings {
 		oldest := epoch
 		for e := range c.epochs {
 			oldest = min(oldest, e)

@@ -39,40 +39,52 @@ type gauges struct {
 
 const namespace = "attpool"
 
+// buckets is a histogram's exponential buckets: count bounds doubling from
+// smallest.
+type buckets struct {
+	smallest float64
+	count    int
+}
+
+// The buckets of the histograms, each spanning what the pool can show.
+var (
+	// verdictBuckets: 250 µs (a verdict decided before any signature work)
+	// to 8 s (two thirds of a slot).
+	verdictBuckets = buckets{0.00025, 16}
+	// queueWaitBuckets: 100 µs (a free worker takes the set at once) to
+	// 3.3 s.
+	queueWaitBuckets = buckets{0.0001, 16}
+	// batchSetBuckets: 1 to 4096 sets, past the default BatchSize.
+	batchSetBuckets = buckets{1, 13}
+	// batchTimeBuckets: 500 µs (one set) to 4 s (a large failing batch).
+	batchTimeBuckets = buckets{0.0005, 14}
+)
+
+// histogramOpts are the options of histogram name of the pool.
+func histogramOpts(name, help string, b buckets) prometheus.HistogramOpts {
+	return prometheus.HistogramOpts{
+		Namespace: namespace, Name: name, Help: help,
+		Buckets: prometheus.ExponentialBuckets(b.smallest, 2, b.count),
+	}
+}
+
 func newMetrics(reg prometheus.Registerer, g gauges, stats func() (verifier.Stats, bool)) (*metrics, error) {
 	m := &metrics{
 		verdicts: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: namespace, Name: "verdicts_total",
 			Help: "Verdicts by topic, verdict and deciding rule.",
 		}, []string{"topic", "verdict", "rule"}),
-		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Namespace: namespace, Name: "verdict_seconds",
-			Help:    "Time from a message's submission to its verdict, by topic.",
-			Buckets: prometheus.ExponentialBuckets(0.00025, 2, 16),
-		}, []string{"topic"}),
-		queueWait: prometheus.NewHistogram(prometheus.HistogramOpts{
-			Namespace: namespace, Name: "queue_wait_seconds",
-			Help:    "Time a signature set waits in the queue before its batch is verified.",
-			Buckets: prometheus.ExponentialBuckets(0.0001, 2, 16),
-		}),
-		batchSize: prometheus.NewHistogram(prometheus.HistogramOpts{
-			Namespace: namespace, Name: "batch_sets",
-			Help:    "Signature sets per verification batch.",
-			Buckets: prometheus.ExponentialBuckets(1, 2, 13),
-		}),
-		verifyTime: prometheus.NewHistogram(prometheus.HistogramOpts{
-			Namespace: namespace, Name: "batch_seconds",
-			Help:    "Time to verify one batch.",
-			Buckets: prometheus.ExponentialBuckets(0.0005, 2, 14),
-		}),
-		isolated: prometheus.NewCounter(prometheus.CounterOpts{
-			Namespace: namespace, Name: "isolated_sets_total",
-			Help: "Signature sets verified apart because their peer recently sent an invalid signature.",
-		}),
-		dropped: prometheus.NewCounter(prometheus.CounterOpts{
-			Namespace: namespace, Name: "dropped_total",
-			Help: "Accepted messages that could not be kept (a bound of the pool was hit).",
-		}),
+		latency: prometheus.NewHistogramVec(histogramOpts("verdict_seconds",
+			"Time from a message's submission to its verdict, by topic.", verdictBuckets), []string{"topic"}),
+		queueWait: prometheus.NewHistogram(histogramOpts("queue_wait_seconds",
+			"Time a signature set waits in the queue before its batch is verified.", queueWaitBuckets)),
+		batchSize: prometheus.NewHistogram(histogramOpts("batch_sets",
+			"Signature sets per verification batch.", batchSetBuckets)),
+		verifyTime: prometheus.NewHistogram(histogramOpts("batch_seconds",
+			"Time to verify one batch.", batchTimeBuckets)),
+		isolated: counter("isolated_sets_total",
+			"Signature sets verified apart because their peer recently sent an invalid signature."),
+		dropped: counter("dropped_total", "Accepted messages that could not be kept (a bound of the pool was hit)."),
 	}
 	m.collectors = []prometheus.Collector{
 		m.verdicts, m.latency, m.queueWait, m.batchSize, m.verifyTime, m.isolated, m.dropped,
@@ -85,17 +97,31 @@ func newMetrics(reg prometheus.Registerer, g gauges, stats func() (verifier.Stat
 	if _, ok := stats(); ok {
 		m.collectors = append(m.collectors, verifierCounters(stats)...)
 	}
+	if err := m.register(reg); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// register registers the collectors on reg (none if reg is nil), all or
+// none.
+func (m *metrics) register(reg prometheus.Registerer) error {
 	if reg == nil {
-		return m, nil
+		return nil
 	}
 	for _, c := range m.collectors {
 		if err := reg.Register(c); err != nil {
 			m.unregister(reg)
-			return nil, err
+			return err
 		}
 		m.unregisters = append(m.unregisters, c)
 	}
-	return m, nil
+	return nil
+}
+
+// counter is the pool's counter name.
+func counter(name, help string) prometheus.Counter {
+	return prometheus.NewCounter(prometheus.CounterOpts{Namespace: namespace, Name: name, Help: help})
 }
 
 func gaugeFunc(name, help string, f func() float64) prometheus.Collector {
@@ -105,7 +131,7 @@ func gaugeFunc(name, help string, f func() float64) prometheus.Collector {
 // verifierCounters exports the verifier's Stats as counters read at scrape
 // time.
 func verifierCounters(stats func() (verifier.Stats, bool)) []prometheus.Collector {
-	counter := func(name, help string, field func(verifier.Stats) int64) prometheus.Collector {
+	statCounter := func(name, help string, field func(verifier.Stats) int64) prometheus.Collector {
 		return prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Namespace: namespace, Subsystem: "verifier", Name: name + "_total", Help: help,
 		}, func() float64 {
@@ -114,15 +140,15 @@ func verifierCounters(stats func() (verifier.Stats, bool)) []prometheus.Collecto
 		})
 	}
 	return []prometheus.Collector{
-		counter("calls", "Verify calls.", func(s verifier.Stats) int64 { return s.Calls }),
-		counter("sets", "Signature sets submitted.", func(s verifier.Stats) int64 { return s.Sets }),
-		counter("checks", "Blinded batch pairing checks.", func(s verifier.Stats) int64 { return s.Checks }),
-		counter("bisections", "Failing ranges split in two.", func(s verifier.Stats) int64 { return s.Bisections }),
-		counter("individual_sets", "Signature sets checked alone.", func(s verifier.Stats) int64 { return s.Individual }),
-		counter("subgroup_fallbacks", "Calls whose fused subgroup rounds failed.", func(s verifier.Stats) int64 { return s.SubgroupFallbacks }),
-		counter("exp_method", "Failing ranges resolved by the exponentiation method.", func(s verifier.Stats) int64 { return s.ExpMethod }),
-		counter("located", "Invalid sets named by the locate step of a failing call.", func(s verifier.Stats) int64 { return s.Located }),
-		counter("hash_cache_hits", "Signing roots found in the hash-to-G2 cache.", func(s verifier.Stats) int64 { return s.HashCacheHits }),
+		statCounter("calls", "Verify calls.", func(s verifier.Stats) int64 { return s.Calls }),
+		statCounter("sets", "Signature sets submitted.", func(s verifier.Stats) int64 { return s.Sets }),
+		statCounter("checks", "Blinded batch pairing checks.", func(s verifier.Stats) int64 { return s.Checks }),
+		statCounter("bisections", "Failing ranges split in two.", func(s verifier.Stats) int64 { return s.Bisections }),
+		statCounter("individual_sets", "Signature sets checked alone.", func(s verifier.Stats) int64 { return s.Individual }),
+		statCounter("subgroup_fallbacks", "Calls whose fused subgroup rounds failed.", func(s verifier.Stats) int64 { return s.SubgroupFallbacks }),
+		statCounter("exp_method", "Failing ranges resolved by the exponentiation method.", func(s verifier.Stats) int64 { return s.ExpMethod }),
+		statCounter("located", "Invalid sets named by the locate step of a failing call.", func(s verifier.Stats) int64 { return s.Located }),
+		statCounter("hash_cache_hits", "Signing roots found in the hash-to-G2 cache.", func(s verifier.Stats) int64 { return s.HashCacheHits }),
 	}
 }
 
