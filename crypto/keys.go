@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io"
 	"math/big"
-	"runtime"
-	"sync"
 
 	blst "github.com/supranational/blst/bindings/go"
+
+	"github.com/attpool/attpool/internal/par"
 )
 
 // Sizes of the encodings, in bytes.
@@ -188,7 +188,7 @@ func (s *Signature) SetBytesNoSubgroupCheck(b []byte) (*Signature, error) {
 func SignaturesFromBytes(in [][]byte, subgroupCheck bool) (sigs []Signature, errs []error) {
 	sigs = make([]Signature, len(in))
 	errs = make([]error, len(in))
-	parallelFor(len(in), 16, func(i int) {
+	par.For(len(in), 16, func(i int) {
 		if subgroupCheck {
 			_, errs[i] = sigs[i].SetBytes(in[i])
 		} else {
@@ -196,37 +196,6 @@ func SignaturesFromBytes(in [][]byte, subgroupCheck bool) (sigs []Signature, err
 		}
 	})
 	return sigs, errs
-}
-
-// parallelFor runs f(0..n-1) over GOMAXPROCS goroutines in chunks of chunk.
-func parallelFor(n, chunk int, f func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), (n+chunk-1)/chunk)
-	if workers <= 1 {
-		for i := range n {
-			f(i)
-		}
-		return
-	}
-	var next sync.Mutex
-	pos := 0
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for {
-				next.Lock()
-				lo := pos
-				pos += chunk
-				next.Unlock()
-				if lo >= n {
-					return
-				}
-				for i := lo; i < min(lo+chunk, n); i++ {
-					f(i)
-				}
-			}
-		})
-	}
-	wg.Wait()
 }
 
 // Bytes returns the 96-byte compressed encoding.

@@ -1,12 +1,11 @@
 package pool
 
 import (
-	"sync/atomic"
-
 	"github.com/prysmaticlabs/go-bitfield"
 
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/internal/par"
 )
 
 // aggregate is one aggregate of the attestations of a committee to one
@@ -298,25 +297,8 @@ func mergeAll(tasks []mergeTask, workers int) {
 		}
 	}
 	sums := make([]crypto.G2, len(pieces))
-	parallelChunks(len(pieces), workers, func(i int) { sums[i] = crypto.SumG2(pieces[i].points) })
+	par.ForOn(workers, len(pieces), 1, func(i int) { sums[i] = crypto.SumG2(pieces[i].points) })
 	for i, pc := range pieces {
 		tasks[pc.task].dst.Add(&sums[i])
 	}
-}
-
-// parallelChunks runs f(0..n-1) over at most workers goroutines (the
-// caller's included), each taking the next index as it finishes one, joined
-// before it returns.
-func parallelChunks(n, workers int, f func(i int)) {
-	workers = max(1, min(workers, n))
-	var next atomic.Int64
-	parallel(workers, workers, func(int, int) {
-		for {
-			i := int(next.Add(1) - 1)
-			if i >= n {
-				return
-			}
-			f(i)
-		}
-	})
 }

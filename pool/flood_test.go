@@ -31,6 +31,7 @@ import (
 
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/internal/par"
 )
 
 const (
@@ -103,20 +104,6 @@ func floodLoad(tb testing.TB) *floodFixture {
 	return floodOnce.fx
 }
 
-// floodParallel runs f(i) for i in [0, n) over GOMAXPROCS goroutines.
-func floodParallel(n int, f func(i int)) {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-				f(i)
-			}
-		})
-	}
-	wg.Wait()
-}
-
 // floodNonG2 returns the compressed encoding of a random point on the G2
 // curve (the twist) that is not in the G2 subgroup: it decodes without the
 // subgroup check, so only the verifier can reject it.
@@ -167,12 +154,12 @@ func floodBuild(tb testing.TB) *floodFixture {
 	fx.one = make([]floodMsg, n)
 	fx.many = make([]floodMsg, n)
 	fx.noG2 = make([]floodMsg, n)
-	floodParallel(nHonest, func(i int) {
+	par.For(nHonest, 1, func(i int) {
 		att := single(floodValidSlot, hd, i)
 		att.Signature = crypto.Sign(e.keys.SecretKey(att.AttesterIndex), hRoot[:]).Bytes()
 		fx.honest[i] = floodMsg{att: att, subnet: floodSubnet(floodValidSlot, att.CommitteeIndex), want: Accept, honest: true}
 	})
-	floodParallel(n, func(i int) {
+	par.For(n, 1, func(i int) {
 		att := single(floodSlot, d, i)
 		sk := e.keys.SecretKey(att.AttesterIndex)
 		att.Signature = crypto.Sign(sk, dRoot[:]).Bytes()

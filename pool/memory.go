@@ -1,12 +1,12 @@
 package pool
 
 import (
-	"runtime"
 	"sync"
 	"time"
 
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/internal/par"
 	"github.com/attpool/attpool/ssz"
 )
 
@@ -93,11 +93,7 @@ func (k *InteropKeys) pair(index uint64) keyPair {
 
 // Derive derives the keys of the given validators in parallel.
 func (k *InteropKeys) Derive(indices []uint64) {
-	parallel(len(indices), runtime.GOMAXPROCS(0), func(lo, hi int) {
-		for _, i := range indices[lo:hi] {
-			k.SecretKey(i)
-		}
-	})
+	par.For(len(indices), 16, func(x int) { k.SecretKey(indices[x]) })
 }
 
 // ShuffledCommittees is a Committees for a fixed set of n active validators:
@@ -334,22 +330,3 @@ func (f *ForkList) ForkVersion(epoch uint64) ssz.Version {
 
 // GenesisValidatorsRoot returns f.Root.
 func (f *ForkList) GenesisValidatorsRoot() ssz.Root { return f.Root }
-
-// parallel runs f over [0, n) split into at most workers contiguous ranges,
-// on goroutines joined before it returns (the calling goroutine takes the
-// first range).
-func parallel(n, workers int, f func(lo, hi int)) {
-	workers = max(1, min(workers, n))
-	if workers == 1 {
-		if n > 0 {
-			f(0, n)
-		}
-		return
-	}
-	var wg sync.WaitGroup
-	for w := 1; w < workers; w++ {
-		wg.Go(func() { f(n*w/workers, n*(w+1)/workers) })
-	}
-	f(0, n/workers)
-	wg.Wait()
-}

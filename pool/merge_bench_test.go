@@ -7,6 +7,7 @@ import (
 
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/internal/par"
 )
 
 // benchSignatures returns n distinct valid signatures, decoded and
@@ -17,30 +18,28 @@ func benchSignatures(b testing.TB, n int) ([]crypto.Signature, [][]byte) {
 	h := crypto.HashToG2(msg, crypto.DST)
 	sigs := make([]crypto.Signature, n)
 	enc := make([][]byte, n)
-	parallel(n, runtime.GOMAXPROCS(0), func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			sk, err := crypto.InteropSecretKey(uint64(i % 4096))
-			if err != nil {
-				panic(err)
-			}
-			// i*sk*H(m): distinct points without signing n times.
-			be := sk.Bytes()
-			var le [32]byte
-			for k := range be {
-				le[k] = be[31-k]
-			}
-			q := h.Jacobian()
-			q.Mul(le[:], 255)
-			var m [8]byte
-			for k, x := 0, uint64(i/4096+1); k < 8; k, x = k+1, x>>8 {
-				m[k] = byte(x)
-			}
-			q.Mul(m[:], 64)
-			a := q.Affine()
-			sigs[i] = *crypto.SignatureFromPoint(&a)
-			e := a.Bytes()
-			enc[i] = e[:]
+	par.For(n, 16, func(i int) {
+		sk, err := crypto.InteropSecretKey(uint64(i % 4096))
+		if err != nil {
+			panic(err)
 		}
+		// i*sk*H(m): distinct points without signing n times.
+		be := sk.Bytes()
+		var le [32]byte
+		for k := range be {
+			le[k] = be[31-k]
+		}
+		q := h.Jacobian()
+		q.Mul(le[:], 255)
+		var m [8]byte
+		for k, x := 0, uint64(i/4096+1); k < 8; k, x = k+1, x>>8 {
+			m[k] = byte(x)
+		}
+		q.Mul(m[:], 64)
+		a := q.Affine()
+		sigs[i] = *crypto.SignatureFromPoint(&a)
+		e := a.Bytes()
+		enc[i] = e[:]
 	})
 	return sigs, enc
 }

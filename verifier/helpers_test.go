@@ -4,11 +4,11 @@ import (
 	crand "crypto/rand"
 	"flag"
 	"math/big"
-	"runtime"
 	"sync"
 	"testing"
 
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/internal/par"
 )
 
 // Test fixtures: interop keys, signatures, and crafted bad points.
@@ -54,18 +54,11 @@ func validSet(t testing.TB, i int, root [32]byte) Set {
 // computed on every core.
 func want(sets []Set) []bool {
 	out := make([]bool, len(sets))
-	var wg sync.WaitGroup
-	workers := runtime.GOMAXPROCS(0)
-	for w := range workers {
-		wg.Go(func() {
-			for i := w; i < len(sets); i += workers {
-				s := &sets[i]
-				sig, err := crypto.SignatureFromBytes(s.Signature[:])
-				out[i] = err == nil && crypto.Verify(s.PublicKey, s.Root[:], sig)
-			}
-		})
-	}
-	wg.Wait()
+	par.For(len(sets), 1, func(i int) {
+		s := &sets[i]
+		sig, err := crypto.SignatureFromBytes(s.Signature[:])
+		out[i] = err == nil && crypto.Verify(s.PublicKey, s.Root[:], sig)
+	})
 	return out
 }
 

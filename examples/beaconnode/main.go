@@ -61,6 +61,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -72,6 +73,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/sirupsen/logrus"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
@@ -154,13 +156,20 @@ func run(ctx context.Context, cfg config, stdout io.Writer) (*report, error) {
 	t0 := time.Now()
 	secrets := make([]*crypto.SecretKey, cfg.Validators)
 	registry := make([][crypto.PublicKeySize]byte, cfg.Validators)
-	parallelRange(0, len(secrets), func(i int) {
-		sk, err := crypto.InteropSecretKey(uint64(i))
-		if err != nil {
-			panic(err) // cannot happen: every index has a key
-		}
-		secrets[i], registry[i] = sk, sk.PublicKey().Bytes()
-	})
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i := range secrets {
+		g.Go(func() error {
+			sk, err := crypto.InteropSecretKey(uint64(i))
+			if err == nil {
+				secrets[i], registry[i] = sk, sk.PublicKey().Bytes()
+			}
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		panic(err) // cannot happen: every index has a key
+	}
 
 	// --- The node's state, implementing pool.Node ------------------------
 	keys := &keyCache{}
@@ -334,16 +343,12 @@ func parentRoot(slot uint64) [32]byte {
 // validation pipeline does up to its throttle. It returns when every message
 // has its result.
 func publish(ctx context.Context, r *router, msgs []outgoing, rep *report) {
-	sem := make(chan struct{}, 256)
-	var wg sync.WaitGroup
+	var g errgroup.Group
+	g.SetLimit(256)
 	for _, o := range msgs {
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			rep.record(o, r.handle(ctx, &o.msg))
-		})
+		g.Go(func() error { rep.record(o, r.handle(ctx, &o.msg)); return nil })
 	}
-	wg.Wait()
+	_ = g.Wait() // the handlers return no error
 }
 
 func sleepUntil(ctx context.Context, t time.Time) error {

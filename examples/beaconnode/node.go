@@ -2,13 +2,14 @@ package main
 
 import (
 	"crypto/sha256"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
@@ -95,15 +96,18 @@ func (k *keyCache) sync(registry [][crypto.PublicKeySize]byte) error {
 	}
 	keys := make([]*crypto.PublicKey, len(registry))
 	copy(keys, old)
-	errs := make([]error, len(registry))
-	parallelRange(len(old), len(registry), func(i int) {
-		pk, err := crypto.PublicKeyFromBytes(registry[i][:]) // decompress, KeyValidate
-		if err != nil {
-			errs[i] = fmt.Errorf("validator %d: %w", i, err)
-		}
-		keys[i] = pk
-	})
-	if err := errors.Join(errs...); err != nil {
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i := len(old); i < len(registry); i++ {
+		g.Go(func() (err error) {
+			keys[i], err = crypto.PublicKeyFromBytes(registry[i][:]) // decompress, KeyValidate
+			if err != nil {
+				return fmt.Errorf("validator %d: %w", i, err)
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
 		return err
 	}
 	k.keys.Store(&keys)
@@ -322,17 +326,3 @@ func blockRoot(slot uint64) [32]byte {
 }
 
 // ---------------------------------------------------------------------------
-
-// parallelRange runs f(i) for i in [lo, hi) on GOMAXPROCS goroutines.
-func parallelRange(lo, hi int, f func(i int)) {
-	workers := max(1, min(runtime.GOMAXPROCS(0), hi-lo))
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			for i := lo + w; i < hi; i += workers {
-				f(i)
-			}
-		})
-	}
-	wg.Wait()
-}

@@ -4,11 +4,13 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"runtime"
 
 	"github.com/golang/snappy"
 	pubsub "github.com/libp2p/go-libp2p-pubsub"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/prysmaticlabs/go-bitfield"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
@@ -131,7 +133,12 @@ func (nw *network) committeeTraffic(t *slotTraffic, slot, ci, perSlot uint64, co
 		return err
 	}
 	sigs := make([][96]byte, n)
-	parallelRange(0, n, func(i int) { sigs[i] = crypto.Sign(nw.secrets[committee[i]], root[:]).Bytes() })
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i := range sigs {
+		g.Go(func() error { sigs[i] = crypto.Sign(nw.secrets[committee[i]], root[:]).Bytes(); return nil })
+	}
+	_ = g.Wait() // the signings return no error
 
 	single := func(i int, d *attestation.AttestationData, sig [96]byte, subnet uint64, from peer.ID, want pubsub.ValidationResult, what string) error {
 		att := &attestation.SingleAttestation{CommitteeIndex: ci, AttesterIndex: committee[i], Data: d, Signature: sig}

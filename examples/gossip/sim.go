@@ -7,7 +7,8 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
-	"sync"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
@@ -286,31 +287,6 @@ func mulSign(sk *crypto.SecretKey, h *crypto.G2Affine) [crypto.SignatureSize]byt
 	return a.Bytes()
 }
 
-// forEach runs f(0..n-1) over GOMAXPROCS goroutines, in chunks.
-func forEach(n int, f func(i int)) {
-	const chunk = 32
-	var next sync.Mutex
-	lo := 0
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for {
-				next.Lock()
-				i := lo
-				lo += chunk
-				next.Unlock()
-				if i >= n {
-					return
-				}
-				for j := i; j < min(i+chunk, n); j++ {
-					f(j)
-				}
-			}
-		})
-	}
-	wg.Wait()
-}
-
 // signSlot returns the valid attestation of every member of every committee
 // of slot, all for the slot's block, signed in parallel (bar counts them).
 func (s signer) signSlot(slot uint64, bar *progress) ([]message, error) {
@@ -341,10 +317,16 @@ func (s signer) signSlotSubnets(slot, subnets uint64, bar *progress) ([]message,
 			})
 		}
 	}
-	forEach(len(msgs), func(i int) {
-		msgs[i].att.Signature = mulSign(s.net.Keys.SecretKey(msgs[i].att.AttesterIndex), &h)
-		bar.Add(1)
-	})
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i := range msgs {
+		g.Go(func() error {
+			msgs[i].att.Signature = mulSign(s.net.Keys.SecretKey(msgs[i].att.AttesterIndex), &h)
+			bar.Add(1)
+			return nil
+		})
+	}
+	_ = g.Wait() // the signings return no error
 	return msgs, nil
 }
 

@@ -31,8 +31,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/attpool/attpool/crypto"
 	"github.com/attpool/attpool/examples/internal/benchplot"
@@ -124,22 +125,21 @@ func (b *bench) setup(n int) error {
 	n = max(n, 4352)
 	b.sks = make([]*crypto.SecretKey, n)
 	b.pks = make([]*crypto.PublicKey, n)
-	var firstErr error
-	var mu sync.Mutex
-	parallel(n, func(i int) {
-		sk, err := crypto.InteropSecretKey(uint64(i))
-		if err != nil {
-			mu.Lock()
-			firstErr = err
-			mu.Unlock()
-			return
-		}
-		b.sks[i], b.pks[i] = sk, sk.PublicKey()
-	})
-	if firstErr != nil {
-		return firstErr
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i := range n {
+		g.Go(func() error {
+			sk, err := crypto.InteropSecretKey(uint64(i))
+			if err == nil {
+				b.sks[i], b.pks[i] = sk, sk.PublicKey()
+			}
+			return err
+		})
 	}
-	var err error
+	err := g.Wait()
+	if err != nil {
+		return err
+	}
 	if b.v64, err = verifier.New(verifier.Config{SecurityBits: 64, HashCacheSize: -1}); err != nil {
 		return err
 	}
@@ -147,26 +147,19 @@ func (b *bench) setup(n int) error {
 	return err
 }
 
-func parallel(n int, f func(i int)) {
-	var wg sync.WaitGroup
-	w := runtime.GOMAXPROCS(0)
-	for g := range w {
-		wg.Go(func() {
-			for i := g; i < n; i += w {
-				f(i)
-			}
-		})
-	}
-	wg.Wait()
-}
-
 // sign returns n sets over root by keys first..first+n-1.
 func (b *bench) sign(root [32]byte, first, n int) []verifier.Set {
 	sets := make([]verifier.Set, n)
-	parallel(n, func(i int) {
-		k := (first + i) % len(b.sks)
-		sets[i] = verifier.Set{Root: root, PublicKey: b.pks[k], Signature: crypto.Sign(b.sks[k], root[:]).Bytes()}
-	})
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i := range sets {
+		g.Go(func() error {
+			k := (first + i) % len(b.sks)
+			sets[i] = verifier.Set{Root: root, PublicKey: b.pks[k], Signature: crypto.Sign(b.sks[k], root[:]).Bytes()}
+			return nil
+		})
+	}
+	_ = g.Wait() // the signings return no error
 	return sets
 }
 

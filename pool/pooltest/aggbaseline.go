@@ -1,12 +1,11 @@
 package pooltest
 
 import (
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/internal/par"
 	"github.com/attpool/attpool/ssz"
 	"github.com/attpool/attpool/verifier"
 	"github.com/attpool/attpool/verifier/baseline"
@@ -23,26 +22,13 @@ import (
 // have them); wall runs from the start to the last verdict.
 func (n *Network) BaselineAggregates(msgs []AggregateMsg, goroutines int) (valid []bool, wall time.Duration) {
 	valid = make([]bool, len(msgs))
-	var next atomic.Int64
-	var wg sync.WaitGroup
 	t0 := time.Now()
-	for range max(1, goroutines) {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(msgs) {
-					return
-				}
-				sets, have := n.aggregateSets(msgs[i].Msg)
-				if !have {
-					continue
-				}
-				ok := baseline.Lighthouse{}.Verify(sets[:])
-				valid[i] = ok[0] && ok[1] && ok[2]
-			}
-		})
-	}
-	wg.Wait()
+	par.ForOn(max(1, goroutines), len(msgs), 1, func(i int) {
+		if sets, have := n.aggregateSets(msgs[i].Msg); have {
+			ok := baseline.Lighthouse{}.Verify(sets[:])
+			valid[i] = ok[0] && ok[1] && ok[2]
+		}
+	})
 	return valid, time.Since(t0)
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/internal/par"
 	"github.com/attpool/attpool/pool"
 	"github.com/attpool/attpool/ssz"
 )
@@ -245,7 +246,7 @@ func (t *AggregateTraffic) Slot(slot uint64, faults map[AggregateFault]int) ([]A
 		}
 	}
 	// The valid messages, signed in parallel.
-	parallel(len(msgs), func(i int) {
+	par.For(len(msgs), 64, func(i int) {
 		c := kit.committees[refs[i].c]
 		msgs[i].Msg = t.signedAggregate(kit, c, c.members[c.aggregators[refs[i].k]], c.views[refs[i].k], kit.data, kit.attMul)
 	})
@@ -324,7 +325,7 @@ func (t *AggregateTraffic) newKit(slot uint64) (*slotKit, error) {
 		}
 	}
 	n.DeriveKeys(n.Attesters(slot))
-	parallel(len(all), func(i int) {
+	par.For(len(all), 64, func(i int) {
 		c := kit.committees[all[i].c]
 		sk := n.Keys.SecretKey(c.members[all[i].pos])
 		c.proofs[all[i].pos] = selMul.mul(sk.Bytes())
@@ -345,7 +346,7 @@ func (t *AggregateTraffic) newKit(slot uint64) (*slotKit, error) {
 		}
 		c.views = t.views(rng, c)
 	}
-	parallel(len(kit.committees), func(i int) {
+	par.For(len(kit.committees), 64, func(i int) {
 		c := kit.committees[i]
 		c.keySum = new(big.Int)
 		for pos, v := range c.members {

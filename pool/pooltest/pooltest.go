@@ -13,12 +13,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"math/rand/v2"
-	"runtime"
 	"sync"
 	"time"
 
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/internal/par"
 	"github.com/attpool/attpool/pool"
 	"github.com/attpool/attpool/ssz"
 )
@@ -142,7 +142,7 @@ func (n *Network) SlotMessages(slot uint64, faults float64, seed uint64) []Messa
 		}
 	}
 	// Signing one message many times: hash it once, multiply per key.
-	parallel(len(msgs), func(i int) {
+	par.For(len(msgs), 64, func(i int) {
 		sk := n.Keys.SecretKey(msgs[i].Att.AttesterIndex)
 		msgs[i].Att.Signature = fb.mul(sk.Bytes())
 	})
@@ -158,30 +158,6 @@ func (n *Network) SlotMessages(slot uint64, faults float64, seed uint64) []Messa
 
 // DeriveKeys derives the keys of the validators in parallel.
 func (n *Network) DeriveKeys(validators []uint64) { n.Keys.Derive(validators) }
-
-func parallel(n int, f func(i int)) {
-	workers := runtime.GOMAXPROCS(0)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	next := 0
-	for range workers {
-		wg.Go(func() {
-			for {
-				mu.Lock()
-				lo := next
-				next += 64
-				mu.Unlock()
-				if lo >= n {
-					return
-				}
-				for i := lo; i < min(lo+64, n); i++ {
-					f(i)
-				}
-			}
-		})
-	}
-	wg.Wait()
-}
 
 // Submit sends msgs to p through ValidateAttestationAsync from goroutines
 // goroutines (message i from goroutine i%goroutines) and waits for every

@@ -24,43 +24,19 @@ package baseline
 
 import (
 	crand "crypto/rand"
-	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/internal/par"
 	"github.com/attpool/attpool/verifier"
 )
-
-// parallel runs f(0..n-1) over GOMAXPROCS goroutines, joined before it returns.
-func parallel(n int, f func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	var mu sync.Mutex
-	next := 0
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for {
-				mu.Lock()
-				i := next
-				next++
-				mu.Unlock()
-				if i >= n {
-					return
-				}
-				f(i)
-			}
-		})
-	}
-	wg.Wait()
-}
 
 // Individual verifies every set alone, in parallel: decompression (or the
 // subgroup check of a set's Decoded point), hash to G2, two Miller loops and
 // a final exponentiation each.
 func Individual(sets []verifier.Set) []bool {
 	out := make([]bool, len(sets))
-	parallel(len(sets), func(i int) {
+	par.For(len(sets), 1, func(i int) {
 		sig, ok := signatureOf(&sets[i], true)
 		out[i] = ok && crypto.Verify(sets[i].PublicKey, sets[i].Root[:], sig)
 	})
@@ -89,7 +65,7 @@ func signatureOf(s *verifier.Set, subgroup bool) (*crypto.Signature, bool) {
 func signaturesOf(sets []verifier.Set, subgroup bool) (sigs []*crypto.Signature, ok bool) {
 	sigs = make([]*crypto.Signature, len(sets))
 	oks := make([]bool, len(sets))
-	parallel(len(sets), func(i int) { sigs[i], oks[i] = signatureOf(&sets[i], subgroup) })
+	par.For(len(sets), 1, func(i int) { sigs[i], oks[i] = signatureOf(&sets[i], subgroup) })
 	return sigs, !slices.Contains(oks, false)
 }
 
@@ -216,7 +192,7 @@ func sameRootGroup(group []verifier.Set, root [32]byte) bool {
 // PerPointInG2 checks every point's subgroup alone, in parallel.
 func PerPointInG2(points []*crypto.Signature) bool {
 	ok := make([]bool, len(points))
-	parallel(len(points), func(i int) { ok[i] = points[i].InG2() })
+	par.For(len(points), 1, func(i int) { ok[i] = points[i].InG2() })
 	for _, b := range ok {
 		if !b {
 			return false

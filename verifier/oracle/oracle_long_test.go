@@ -22,15 +22,14 @@ import (
 	"math/big"
 	mrand "math/rand/v2"
 	"os"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/internal/par"
 	"github.com/attpool/attpool/verifier"
 )
 
@@ -158,7 +157,7 @@ func (g *oracleGen) signAll(pairs []oracleSigKey) {
 		}
 	}
 	out := make([][96]byte, len(todo))
-	oracleParallel(len(todo), func(i int) {
+	par.For(len(todo), 1, func(i int) {
 		out[i] = crypto.Sign(g.sks[todo[i].key], todo[i].root[:]).Bytes()
 	})
 	for i, p := range todo {
@@ -170,29 +169,6 @@ func (g *oracleGen) sign(key int, root [32]byte) [96]byte {
 	p := oracleSigKey{key, root}
 	g.signAll([]oracleSigKey{p})
 	return g.sigs[p]
-}
-
-// oracleParallel runs f(0..n-1) over GOMAXPROCS goroutines.
-func oracleParallel(n int, f func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	next := 0
-	for range workers {
-		wg.Go(func() {
-			for {
-				mu.Lock()
-				i := next
-				next++
-				mu.Unlock()
-				if i >= n {
-					return
-				}
-				f(i)
-			}
-		})
-	}
-	wg.Wait()
 }
 
 // oracleCall is one Verify call's worth of cases.
@@ -719,14 +695,14 @@ func TestOracleDifferential(t *testing.T) {
 		t2 := time.Now()
 		ref := make([]bool, n)
 		const chunk = 8
-		oracleParallel((n+chunk-1)/chunk, func(k int) {
+		par.For((n+chunk-1)/chunk, 1, func(k int) {
 			lo, hi := k*chunk, min(n, (k+1)*chunk)
 			copy(ref[lo:hi], want(sets[lo:hi]))
 		})
 		t3 := time.Now()
 		orc := make([]bool, n)
 		agree := make([]error, n)
-		oracleParallel(n, func(i int) {
+		par.For(n, 1, func(i int) {
 			s := &sets[i]
 			orc[i] = oracleVerify(oraclePKBytes(s.PublicKey), s.Root, s.Signature)
 			agree[i] = oracleGnarkAgrees(s.Signature[:])
