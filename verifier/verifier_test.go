@@ -6,6 +6,7 @@ import (
 	"fmt"
 	mrand "math/rand/v2"
 	"runtime"
+	"sync"
 	"testing"
 	"time"
 
@@ -372,9 +373,10 @@ func TestConcurrentAndClose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error)
+	done := make(chan error, 4)
+	var callers sync.WaitGroup
 	for g := range 4 {
-		go func() {
+		callers.Go(func() {
 			sets := sameRoot(t, 30+g, g)
 			sets[g].Signature = sets[g+1].Signature
 			got := v.Verify(sets)
@@ -386,8 +388,9 @@ func TestConcurrentAndClose(t *testing.T) {
 				}
 			}
 			done <- nil
-		}()
+		})
 	}
+	callers.Wait() // the callers' goroutines have ended: only the pool's are left
 	for range 4 {
 		if err := <-done; err != nil {
 			t.Fatal(err)
@@ -402,7 +405,9 @@ func TestConcurrentAndClose(t *testing.T) {
 	if got[3] || !got[4] {
 		t.Fatal("wrong verdicts after Close")
 	}
-	deadline := time.Now().Add(2 * time.Second)
+	// Close has joined the pool's goroutines; the wait only lets the
+	// runtime retire goroutines of its own, and bounds a failing run.
+	deadline := time.Now().Add(10 * time.Second)
 	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}

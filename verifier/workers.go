@@ -117,10 +117,13 @@ func (j *job) runOne() bool {
 }
 
 // close stops the goroutines and waits for them. Chunks already taken by a
-// goroutine finish first; the callers of open jobs run what is left.
+// goroutine finish first; the open jobs leave the queue at once (their
+// callers run what is left), and no job is queued after close: the pool
+// holds no work once closed.
 func (w *workers) close() {
 	w.mu.Lock()
 	w.closed = true
+	w.jobs, w.turn = nil, 0
 	w.wake.Broadcast()
 	w.mu.Unlock()
 	w.wg.Wait()

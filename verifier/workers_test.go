@@ -61,3 +61,63 @@ func TestWorkersFair(t *testing.T) {
 	default:
 	}
 }
+
+// TestWorkersQueueNothingAfterClose: once close has returned, the pool
+// holds no work. A job open at close (its chunks still running on the
+// pool's goroutine) leaves the queue at close, and its caller finishes it;
+// a job begun after close is never queued and runs on its caller alone.
+func TestWorkersQueueNothingAfterClose(t *testing.T) {
+	w := newWorkers(1)
+	queued := func() int {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return len(w.jobs)
+	}
+	// Job A: the pool's goroutine holds its first chunk until close has
+	// begun, and A has no caller yet to drop it.
+	inside, release := make(chan struct{}), make(chan struct{})
+	var ran atomic.Int64
+	jA := &job{n: 1000, chunk: 1, nchunks: 1000, all: make(chan struct{})}
+	jA.f = func(i int) {
+		if ran.Add(1) == 1 {
+			close(inside)
+			<-release
+		}
+	}
+	w.open(jA)
+	<-inside
+	closed := make(chan struct{})
+	go func() { w.close(); close(closed) }()
+	for {
+		w.mu.Lock()
+		c := w.closed
+		w.mu.Unlock()
+		if c {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	close(release)
+	<-closed
+	if n := queued(); n != 0 {
+		t.Fatalf("%d jobs queued in a closed pool", n)
+	}
+	// A's caller finishes it: every index runs once.
+	for jA.runOne() {
+	}
+	<-jA.all
+	if n := ran.Load(); n != 1000 {
+		t.Fatalf("job A ran %d of 1000 indexes", n)
+	}
+	// After close: nothing is queued while a job runs, and every index runs.
+	var after atomic.Int64
+	w.forEach(64, 1, func(int) {
+		if n := queued(); n != 0 {
+			t.Errorf("%d jobs queued during a forEach after close", n)
+		}
+		after.Add(1)
+	})
+	if n := after.Load(); n != 64 {
+		t.Fatalf("forEach after close ran %d of 64 indexes", n)
+	}
+}
