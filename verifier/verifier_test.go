@@ -42,6 +42,20 @@ func TestNewConfig(t *testing.T) {
 	}
 }
 
+// TestDefaultConfig: the zero Config stands for DefaultConfig, which
+// sanitize keeps as it is.
+func TestDefaultConfig(t *testing.T) {
+	for _, cfg := range []Config{{}, DefaultConfig()} {
+		got, err := cfg.sanitize()
+		if err != nil || got != DefaultConfig() {
+			t.Fatalf("%+v sanitized to %+v, %v; want %+v", cfg, got, err, DefaultConfig())
+		}
+	}
+	if got, _ := (Config{HashCacheSize: -5}).sanitize(); got.HashCacheSize != 0 {
+		t.Fatalf("negative HashCacheSize sanitized to %d, want 0 (no cache)", got.HashCacheSize)
+	}
+}
+
 func TestRounds(t *testing.T) {
 	for _, c := range []struct{ bits, R int }{{64, 20}, {128, 38}} {
 		if got := roundsFor(c.bits); got != c.R {
