@@ -47,42 +47,43 @@ func (s *slowSearch) VerifyStream(sets []verifier.Set, report func(int, bool)) {
 // verifier still searches for the invalid one, and other batches are
 // verified and answered meanwhile; the invalid set is answered after.
 func TestStreamedVerdicts(t *testing.T) {
-	checkLeaks(t)
-	e := newEnv(t, 1, 16, 100)
-	e.setSlot(testSlot, 1000)
-	v, err := verifier.New(verifier.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer v.Close()
-	s := &slowSearch{v: v, searched: make(chan struct{}, 4), release: make(chan struct{})}
-	// One batch of two (MinBatch 2), then batches of whatever is queued.
-	p := e.pool(Config{Policy: BatchFixed, BatchSize: 2, MinBatch: 2, BatchDelay: time.Hour, VerifyWorkers: 2, SignatureVerifier: s})
-	ctx := context.Background()
-	d := e.data(testSlot)
-	good, subnet := e.single(d, 0, 0)
-	bad, _ := e.single(d, 0, 1)
-	bad.Signature = e.sign(bad.AttesterIndex, [32]byte{7})
-	badc := p.ValidateAttestationAsync(ctx, bad, subnet)
-	goodc := p.ValidateAttestationAsync(ctx, good, subnet)
-	<-s.searched
-	wantResult(t, <-goodc, Accept, nil) // while the search goes on
-	select {
-	case r := <-badc:
-		t.Fatalf("the invalid set answered before the search ended: %v", r)
-	default:
-	}
-	// Another batch, taken by the other worker, is answered meanwhile.
-	var later []<-chan Result
-	for pos := uint64(2); pos < 4; pos++ {
-		att, subnet := e.single(d, 0, pos)
-		later = append(later, p.ValidateAttestationAsync(ctx, att, subnet))
-	}
-	for _, c := range later {
-		wantResult(t, <-c, Accept, nil)
-	}
-	close(s.release)
-	wantResult(t, <-badc, Reject, ErrInvalidSignature)
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, 1, 16, 100)
+		e.setSlot(testSlot, 1000)
+		v, err := verifier.New(verifier.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer v.Close()
+		s := &slowSearch{v: v, searched: make(chan struct{}, 4), release: make(chan struct{})}
+		// One batch of two (MinBatch 2), then batches of whatever is queued.
+		p := e.pool(Config{Policy: BatchFixed, BatchSize: 2, MinBatch: 2, BatchDelay: time.Hour, VerifyWorkers: 2, SignatureVerifier: s})
+		ctx := context.Background()
+		d := e.data(testSlot)
+		good, subnet := e.single(d, 0, 0)
+		bad, _ := e.single(d, 0, 1)
+		bad.Signature = e.sign(bad.AttesterIndex, [32]byte{7})
+		badc := p.ValidateAttestationAsync(ctx, bad, subnet)
+		goodc := p.ValidateAttestationAsync(ctx, good, subnet)
+		<-s.searched
+		wantResult(t, <-goodc, Accept, nil) // while the search goes on
+		select {
+		case r := <-badc:
+			t.Fatalf("the invalid set answered before the search ended: %v", r)
+		default:
+		}
+		// Another batch, taken by the other worker, is answered meanwhile.
+		var later []<-chan Result
+		for pos := uint64(2); pos < 4; pos++ {
+			att, subnet := e.single(d, 0, pos)
+			later = append(later, p.ValidateAttestationAsync(ctx, att, subnet))
+		}
+		for _, c := range later {
+			wantResult(t, <-c, Accept, nil)
+		}
+		close(s.release)
+		wantResult(t, <-badc, Reject, ErrInvalidSignature)
+	})
 }
 
 // TestAggregateAcrossBatches: an aggregate's three sets (three signing

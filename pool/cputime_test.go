@@ -6,7 +6,8 @@ import (
 )
 
 // cpuTime is the CPU time (user and system) the process used so far, for
-// benchmarks on a shared machine.
+// TestFlood's cost ratio and the benchmarks on a shared machine (0 where
+// getrusage fails).
 func cpuTime() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {

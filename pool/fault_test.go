@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/attpool/attpool/attestation"
@@ -235,79 +236,80 @@ func faultIsAny(r Result, errs ...error) bool {
 // accepted; nothing a failing call leads to is remembered: once the node
 // heals, the ignored valid messages are accepted.
 func TestFaultNodeErrors(t *testing.T) {
-	checkLeaks(t)
-	e := newEnv(t, 2, 16, 100)
-	e.setSlot(testSlot+1, 1000)
-	msgs := faultMsgs(e)
-	fn := &faultNode{inner: e.node}
-	for i, h := range fn.hooks() {
-		h.every.Store(int64(3 + 2*i)) // 3, 5, 7, 9, 11, 13
-	}
-	p := faultPool(t, Config{BatchSize: 8}, fn.node())
-
-	first := make([]Result, len(msgs))
-	chans := make([]<-chan Result, len(msgs))
-	var wg sync.WaitGroup
-	for w := range 8 {
-		wg.Go(func() {
-			for i := w; i < len(msgs); i += 8 {
-				chans[i] = msgs[i].submit(context.Background(), p)
-				first[i] = faultWait(t, chans[i], 10*time.Second, "faulty node")
-			}
-		})
-	}
-	wg.Wait()
-	failed := int64(0)
-	for _, h := range fn.hooks() {
-		failed += h.failed.Load()
-	}
-	if failed == 0 {
-		t.Fatal("no call failed")
-	}
-	ignored := 0
-	for i, m := range msgs {
-		r := first[i]
-		switch {
-		case m.valid && r.Verdict == Reject:
-			t.Errorf("valid message %d rejected on a node fault: %v", i, r)
-		case !m.valid && r.Verdict == Accept:
-			t.Errorf("invalid message %d accepted", i)
-		case r.Verdict == Ignore && !faultIsAny(r, append(faultNodeIgnores, ErrAggregateSeen, ErrAggregatorSeen)...):
-			t.Errorf("message %d: %v", i, r)
-		case r.Verdict == Ignore:
-			ignored++
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, 2, 16, 100)
+		e.setSlot(testSlot+1, 1000)
+		msgs := faultMsgs(e)
+		fn := &faultNode{inner: e.node}
+		for i, h := range fn.hooks() {
+			h.every.Store(int64(3 + 2*i)) // 3, 5, 7, 9, 11, 13
 		}
-	}
-	checkInvariants(t, p)
+		p := faultPool(t, Config{BatchSize: 8}, fn.node())
 
-	// The node heals: resubmitted, the messages ignored for a fault are
-	// accepted, the accepted ones are duplicates.
-	for _, h := range fn.hooks() {
-		h.every.Store(0)
-	}
-	for i, m := range msgs {
-		c := m.submit(context.Background(), p)
-		r := faultWait(t, c, 10*time.Second, "healed node")
-		faultOnce(t, []<-chan Result{c})
-		switch {
-		case !m.valid:
-			if r.Verdict == Accept {
+		first := make([]Result, len(msgs))
+		chans := make([]<-chan Result, len(msgs))
+		var wg sync.WaitGroup
+		for w := range 8 {
+			wg.Go(func() {
+				for i := w; i < len(msgs); i += 8 {
+					chans[i] = msgs[i].submit(context.Background(), p)
+					first[i] = faultWait(t, chans[i], 10*time.Second, "faulty node")
+				}
+			})
+		}
+		wg.Wait()
+		failed := int64(0)
+		for _, h := range fn.hooks() {
+			failed += h.failed.Load()
+		}
+		if failed == 0 {
+			t.Fatal("no call failed")
+		}
+		ignored := 0
+		for i, m := range msgs {
+			r := first[i]
+			switch {
+			case m.valid && r.Verdict == Reject:
+				t.Errorf("valid message %d rejected on a node fault: %v", i, r)
+			case !m.valid && r.Verdict == Accept:
 				t.Errorf("invalid message %d accepted", i)
+			case r.Verdict == Ignore && !faultIsAny(r, append(faultNodeIgnores, ErrAggregateSeen, ErrAggregatorSeen)...):
+				t.Errorf("message %d: %v", i, r)
+			case r.Verdict == Ignore:
+				ignored++
 			}
-		case first[i].Verdict == Accept:
-			if r.Verdict != Ignore {
-				t.Errorf("message %d accepted before: %v", i, r)
-			}
-		case r.Verdict != Accept && !errors.Is(r, ErrAggregateSeen):
-			t.Errorf("message %d ignored on a fault (%v), then %v", i, first[i], r)
 		}
-	}
-	p.Close()
-	faultOnce(t, chans)
-	if n := floodVerdictCount(t, p); int(n) != 2*len(msgs) {
-		t.Errorf("%v verdicts counted for %d messages", n, 2*len(msgs))
-	}
-	t.Logf("%d node calls failed; %d of %d messages ignored for it", failed, ignored, len(msgs))
+		checkInvariants(t, p)
+
+		// The node heals: resubmitted, the messages ignored for a fault are
+		// accepted, the accepted ones are duplicates.
+		for _, h := range fn.hooks() {
+			h.every.Store(0)
+		}
+		for i, m := range msgs {
+			c := m.submit(context.Background(), p)
+			r := faultWait(t, c, 10*time.Second, "healed node")
+			faultOnce(t, []<-chan Result{c})
+			switch {
+			case !m.valid:
+				if r.Verdict == Accept {
+					t.Errorf("invalid message %d accepted", i)
+				}
+			case first[i].Verdict == Accept:
+				if r.Verdict != Ignore {
+					t.Errorf("message %d accepted before: %v", i, r)
+				}
+			case r.Verdict != Accept && !errors.Is(r, ErrAggregateSeen):
+				t.Errorf("message %d ignored on a fault (%v), then %v", i, first[i], r)
+			}
+		}
+		p.Close()
+		faultOnce(t, chans)
+		if n := floodVerdictCount(t, p); int(n) != 2*len(msgs) {
+			t.Errorf("%v verdicts counted for %d messages", n, 2*len(msgs))
+		}
+		t.Logf("%d node calls failed; %d of %d messages ignored for it", failed, ignored, len(msgs))
+	})
 }
 
 // TestFaultNodeBlocks: the fork choice blocks, so the verify goroutines
@@ -316,106 +318,107 @@ func TestFaultNodeErrors(t *testing.T) {
 // come after it and returns once the node does; every queued message is
 // then answered, once.
 func TestFaultNodeBlocks(t *testing.T) {
-	checkLeaks(t)
-	e := newEnv(t, 2, 16, 100)
-	e.setSlot(testSlot+1, 1000)
-	msgs := faultMsgs(e)
-	fn := &faultNode{inner: e.node}
-	release := fn.block.hold()
-	defer release()
-	p, err := New(Config{BatchSize: 4, BatchDelay: time.Millisecond, MaxPending: 40, VerifyWorkers: 2, PruneInterval: time.Hour}, fn.node())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-
-	// Slot testSlot (valid) with a deadline: answered when it ends.
-	var chans []<-chan Result
-	start := time.Now()
-	var deadlined []<-chan Result
-	for _, m := range msgs[:32] {
-		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-		defer cancel()
-		c := m.submit(ctx, p)
-		deadlined = append(deadlined, c)
-	}
-	for i, c := range deadlined {
-		r := faultWait(t, c, 2*time.Second, "deadline with a blocked node")
-		if r.Verdict == Accept {
-			t.Errorf("message %d accepted while the fork choice is blocked", i)
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, 2, 16, 100)
+		e.setSlot(testSlot+1, 1000)
+		msgs := faultMsgs(e)
+		fn := &faultNode{inner: e.node}
+		release := fn.block.hold()
+		defer release()
+		p, err := New(Config{BatchSize: 4, BatchDelay: time.Millisecond, MaxPending: 40, VerifyWorkers: 2, PruneInterval: time.Hour}, fn.node())
+		if err != nil {
+			t.Fatal(err)
 		}
-		if r.Verdict == Ignore && !errors.Is(r, ErrCancelled) && !errors.Is(r, ErrQueueFull) {
-			t.Errorf("message %d: %v", i, r)
-		}
-	}
-	t.Logf("32 messages with a 100 ms deadline answered in %v with the node blocked", time.Since(start).Round(time.Millisecond))
-	chans = append(chans, deadlined...)
-	for fn.block.waiting.Load() == 0 {
-		time.Sleep(time.Millisecond)
-	}
+		defer p.Close()
 
-	// Without deadline: queued until the queue is full, then Ignore at once.
-	var queued []<-chan Result
-	var queuedMsgs []faultMsg
-	full := 0
-	for _, m := range msgs[32:] {
-		c := m.submit(context.Background(), p)
+		// Slot testSlot (valid) with a deadline: answered when it ends.
+		var chans []<-chan Result
+		start := time.Now()
+		var deadlined []<-chan Result
+		for _, m := range msgs[:32] {
+			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+			defer cancel()
+			c := m.submit(ctx, p)
+			deadlined = append(deadlined, c)
+		}
+		for i, c := range deadlined {
+			r := faultWait(t, c, 2*time.Second, "deadline with a blocked node")
+			if r.Verdict == Accept {
+				t.Errorf("message %d accepted while the fork choice is blocked", i)
+			}
+			if r.Verdict == Ignore && !errors.Is(r, ErrCancelled) && !errors.Is(r, ErrQueueFull) {
+				t.Errorf("message %d: %v", i, r)
+			}
+		}
+		t.Logf("32 messages with a 100 ms deadline answered in %v with the node blocked", time.Since(start).Round(time.Millisecond))
+		chans = append(chans, deadlined...)
+		for fn.block.waiting.Load() == 0 {
+			time.Sleep(time.Millisecond)
+		}
+
+		// Without deadline: queued until the queue is full, then Ignore at once.
+		var queued []<-chan Result
+		var queuedMsgs []faultMsg
+		full := 0
+		for _, m := range msgs[32:] {
+			c := m.submit(context.Background(), p)
+			select {
+			case r := <-c:
+				if !errors.Is(r, ErrQueueFull) && r.Verdict != Reject {
+					t.Errorf("answered at once with a blocked node: %v", r)
+				}
+				if errors.Is(r, ErrQueueFull) {
+					full++
+				}
+				chans = append(chans, c)
+			case <-time.After(20 * time.Millisecond):
+				queued, queuedMsgs = append(queued, c), append(queuedMsgs, m)
+			}
+		}
+		if full == 0 {
+			t.Errorf("the queue never filled (%d queued)", len(queued))
+		}
+
+		// Close waits for the blocked goroutines; what comes meanwhile is
+		// answered Ignore (closed) at once.
+		closed := make(chan struct{})
+		go func() {
+			p.Close()
+			close(closed)
+		}()
+		for !p.closed.Load() {
+			time.Sleep(time.Millisecond)
+		}
+		c := msgs[0].submit(context.Background(), p)
+		if r := faultWait(t, c, 100*time.Millisecond, "submission during Close"); !errors.Is(r, ErrClosed) {
+			t.Errorf("during Close: %v", r)
+		}
+		chans = append(chans, c)
 		select {
-		case r := <-c:
-			if !errors.Is(r, ErrQueueFull) && r.Verdict != Reject {
-				t.Errorf("answered at once with a blocked node: %v", r)
-			}
-			if errors.Is(r, ErrQueueFull) {
-				full++
-			}
-			chans = append(chans, c)
-		case <-time.After(20 * time.Millisecond):
-			queued, queuedMsgs = append(queued, c), append(queuedMsgs, m)
+		case <-closed:
+			t.Fatal("Close returned with a verify goroutine blocked in the node")
+		case <-time.After(50 * time.Millisecond):
 		}
-	}
-	if full == 0 {
-		t.Errorf("the queue never filled (%d queued)", len(queued))
-	}
-
-	// Close waits for the blocked goroutines; what comes meanwhile is
-	// answered Ignore (closed) at once.
-	closed := make(chan struct{})
-	go func() {
-		p.Close()
-		close(closed)
-	}()
-	for !p.closed.Load() {
-		time.Sleep(time.Millisecond)
-	}
-	c := msgs[0].submit(context.Background(), p)
-	if r := faultWait(t, c, 100*time.Millisecond, "submission during Close"); !errors.Is(r, ErrClosed) {
-		t.Errorf("during Close: %v", r)
-	}
-	chans = append(chans, c)
-	select {
-	case <-closed:
-		t.Fatal("Close returned with a verify goroutine blocked in the node")
-	case <-time.After(50 * time.Millisecond):
-	}
-	release()
-	select {
-	case <-closed:
-	case <-time.After(10 * time.Second):
-		t.Fatal("Close did not return after the node unblocked")
-	}
-	for i, c := range queued {
-		r := faultWait(t, c, time.Second, "queued at Close")
-		if m := queuedMsgs[i]; (m.valid && r.Verdict == Reject) || (!m.valid && r.Verdict == Accept) {
-			t.Errorf("queued message (valid %v): %v", m.valid, r)
+		release()
+		select {
+		case <-closed:
+		case <-time.After(10 * time.Second):
+			t.Fatal("Close did not return after the node unblocked")
 		}
-	}
-	chans = append(chans, queued...)
-	t.Logf("node blocked: %d messages answered queue-full at once, %d queued and answered after Close", full, len(queued))
-	faultOnce(t, chans)
-	checkInvariants(t, p)
-	if n := floodVerdictCount(t, p); int(n) != len(chans) {
-		t.Errorf("%v verdicts counted for %d messages", n, len(chans))
-	}
+		for i, c := range queued {
+			r := faultWait(t, c, time.Second, "queued at Close")
+			if m := queuedMsgs[i]; (m.valid && r.Verdict == Reject) || (!m.valid && r.Verdict == Accept) {
+				t.Errorf("queued message (valid %v): %v", m.valid, r)
+			}
+		}
+		chans = append(chans, queued...)
+		t.Logf("node blocked: %d messages answered queue-full at once, %d queued and answered after Close", full, len(queued))
+		faultOnce(t, chans)
+		checkInvariants(t, p)
+		if n := floodVerdictCount(t, p); int(n) != len(chans) {
+			t.Errorf("%v verdicts counted for %d messages", n, len(chans))
+		}
+	})
 }
 
 // TestFaultBlockingIntake: the committees block on the caller's goroutine
@@ -424,39 +427,40 @@ func TestFaultNodeBlocks(t *testing.T) {
 // node's methods are documented to be cheap, so this is the contract, not a
 // bug; the test records how long the caller was held.
 func TestFaultBlockingIntake(t *testing.T) {
-	checkLeaks(t)
-	e := newEnv(t, 2, 16, 100)
-	e.setSlot(testSlot, 1000)
-	fn := &faultNode{inner: e.node}
-	p := faultPool(t, Config{}, fn.node())
-	att, subnet := e.single(e.data(testSlot), 0, 3)
-	release := fn.count.hold()
-	defer release()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
-	defer cancel()
-	start := time.Now()
-	var held time.Duration
-	var res Result
-	var ch <-chan Result
-	done := make(chan struct{})
-	go func() {
-		ch = p.ValidateAttestationAsync(ctx, att, subnet)
-		held = time.Since(start)
-		res = <-ch
-		close(done)
-	}()
-	time.Sleep(200 * time.Millisecond)
-	release()
-	<-done
-	if res.Verdict != Ignore || !errors.Is(res, ErrCancelled) {
-		t.Errorf("got %v, want Ignore (cancelled)", res)
-	}
-	faultOnce(t, []<-chan Result{ch})
-	t.Logf("context of 20 ms; the caller was held %v by a node blocked 200 ms", held.Round(time.Millisecond))
-	// The same message afterwards: accepted (the cancelled one left
-	// nothing behind).
-	r := p.ValidateAttestation(context.Background(), att, subnet)
-	wantResult(t, r, Accept, nil)
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, 2, 16, 100)
+		e.setSlot(testSlot, 1000)
+		fn := &faultNode{inner: e.node}
+		p := faultPool(t, Config{}, fn.node())
+		att, subnet := e.single(e.data(testSlot), 0, 3)
+		release := fn.count.hold()
+		defer release()
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+		defer cancel()
+		start := time.Now()
+		var held time.Duration
+		var res Result
+		var ch <-chan Result
+		done := make(chan struct{})
+		go func() {
+			ch = p.ValidateAttestationAsync(ctx, att, subnet)
+			held = time.Since(start)
+			res = <-ch
+			close(done)
+		}()
+		time.Sleep(200 * time.Millisecond)
+		release()
+		<-done
+		if res.Verdict != Ignore || !errors.Is(res, ErrCancelled) {
+			t.Errorf("got %v, want Ignore (cancelled)", res)
+		}
+		faultOnce(t, []<-chan Result{ch})
+		t.Logf("context of 20 ms; the caller was held %v by a node blocked 200 ms", held.Round(time.Millisecond))
+		// The same message afterwards: accepted (the cancelled one left
+		// nothing behind).
+		r := p.ValidateAttestation(context.Background(), att, subnet)
+		wantResult(t, r, Accept, nil)
+	})
 }
 
 // TestFaultCancelMidBatch: contexts end at random while their batch waits

@@ -3,6 +3,7 @@ package pool
 import (
 	"context"
 	"testing"
+	"testing/synctest"
 
 	"github.com/attpool/attpool/attestation"
 )
@@ -69,34 +70,35 @@ func TestGloasAttestationRules(t *testing.T) {
 // TestGloasTwoRootsPerHead: attestations of one (slot, head) with index 0
 // and 1 are two data roots, kept apart and packed apart, each verifying.
 func TestGloasTwoRootsPerHead(t *testing.T) {
-	checkLeaks(t)
-	e := newEnv(t, 1, 16, 100)
-	e.gloas(0)
-	e.setSlot(testSlot, 1000)
-	e.chain.SetPayloadStatus(blockRoot(testSlot-1), PayloadValid)
-	p := e.pool(Config{})
-	var chans []<-chan Result
-	for pos := range uint64(16) {
-		att, subnet := e.single(e.payloadData(testSlot, pos%2), 0, pos)
-		chans = append(chans, p.ValidateAttestationAsync(context.Background(), att, subnet))
-	}
-	for _, c := range chans {
-		wantResult(t, <-c, Accept, nil)
-	}
-	packed := p.AttestationsForBlock(testSlot + 1)
-	if len(packed) != 2 {
-		t.Fatalf("%d attestations packed, want 2 (index 0 and 1)", len(packed))
-	}
-	indices := map[uint64]bool{}
-	for _, a := range packed {
-		indices[a.Data.Index] = true
-		if a.AggregationBits.Count() != 8 || !e.verifyOnChain(a) {
-			t.Fatalf("index %d: %d participants, or does not verify", a.Data.Index, a.AggregationBits.Count())
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, 1, 16, 100)
+		e.gloas(0)
+		e.setSlot(testSlot, 1000)
+		e.chain.SetPayloadStatus(blockRoot(testSlot-1), PayloadValid)
+		p := e.pool(Config{})
+		var chans []<-chan Result
+		for pos := range uint64(16) {
+			att, subnet := e.single(e.payloadData(testSlot, pos%2), 0, pos)
+			chans = append(chans, p.ValidateAttestationAsync(context.Background(), att, subnet))
 		}
-	}
-	if !indices[0] || !indices[1] {
-		t.Fatalf("packed indices %v", indices)
-	}
+		for _, c := range chans {
+			wantResult(t, <-c, Accept, nil)
+		}
+		packed := p.AttestationsForBlock(testSlot + 1)
+		if len(packed) != 2 {
+			t.Fatalf("%d attestations packed, want 2 (index 0 and 1)", len(packed))
+		}
+		indices := map[uint64]bool{}
+		for _, a := range packed {
+			indices[a.Data.Index] = true
+			if a.AggregationBits.Count() != 8 || !e.verifyOnChain(a) {
+				t.Fatalf("index %d: %d participants, or does not verify", a.Data.Index, a.AggregationBits.Count())
+			}
+		}
+		if !indices[0] || !indices[1] {
+			t.Fatalf("packed indices %v", indices)
+		}
+	})
 }
 
 // blindChain is a MemChain that cannot give the checkpoint blocks of
@@ -113,16 +115,17 @@ func (c blindChain) CheckpointBlock(root [32]byte, epoch uint64) ([32]byte, bool
 // TestGloasCheckpointLookupKeepsReject: when the node cannot give the
 // target's checkpoint block, the payload rules that follow still REJECT.
 func TestGloasCheckpointLookupKeepsReject(t *testing.T) {
-	checkLeaks(t)
-	e := newEnv(t, 2, 32, 100)
-	e.gloas(0)
-	e.node.Chain = blindChain{e.chain}
-	e.setSlot(testSlot, 1000)
-	p := e.pool(Config{})
-	sameSlot := e.data(testSlot)
-	sameSlot.Index = 1
-	att, subnet := e.single(sameSlot, 1, 3)
-	wantResult(t, p.ValidateAttestation(context.Background(), att, subnet), Reject, ErrSameSlotPayload)
-	att, subnet = e.single(e.data(testSlot), 1, 4)
-	wantResult(t, p.ValidateAttestation(context.Background(), att, subnet), Ignore, ErrBlockUnknown)
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, 2, 32, 100)
+		e.gloas(0)
+		e.node.Chain = blindChain{e.chain}
+		e.setSlot(testSlot, 1000)
+		p := e.pool(Config{})
+		sameSlot := e.data(testSlot)
+		sameSlot.Index = 1
+		att, subnet := e.single(sameSlot, 1, 3)
+		wantResult(t, p.ValidateAttestation(context.Background(), att, subnet), Reject, ErrSameSlotPayload)
+		att, subnet = e.single(e.data(testSlot), 1, 4)
+		wantResult(t, p.ValidateAttestation(context.Background(), att, subnet), Ignore, ErrBlockUnknown)
+	})
 }

@@ -149,90 +149,91 @@ func (g *peerRecorder) Verify(sets []verifier.Set) []bool {
 // verifier call holds both its sets and another peer's, however they are
 // queued, and every verdict is still right.
 func TestIsolatedPeerNeverMixed(t *testing.T) {
-	checkLeaks(t)
-	e := newEnv(t, 2, 32, 100)
-	e.setSlot(testSlot, 1000)
-	v, err := verifier.New(verifier.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer v.Close()
-	gv := &peerRecorder{v: v, peer: map[[96]byte]Peer{}, in: make(chan struct{})}
-	p := e.pool(Config{SignatureVerifier: gv, VerifyWorkers: 1, BatchDelay: time.Second})
-	d := e.data(testSlot)
-	ctx := context.Background()
-	type msg struct {
-		att    *attestation.SingleAttestation
-		subnet uint64
-		from   Peer
-		valid  bool
-	}
-	var msgs []msg
-	for ci := range uint64(2) {
-		for pos := range uint64(32) {
-			att, subnet := e.single(d, ci, pos)
-			m := msg{att, subnet, Peer(fmt.Sprint("honest", pos%4)), true}
-			if pos%2 == 0 {
-				m.from = "bad"
-				if pos%4 == 0 {
-					m.valid = false
-					att.Signature = e.sign(att.AttesterIndex, [32]byte{byte(pos)})
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, 2, 32, 100)
+		e.setSlot(testSlot, 1000)
+		v, err := verifier.New(verifier.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer v.Close()
+		gv := &peerRecorder{v: v, peer: map[[96]byte]Peer{}, in: make(chan struct{})}
+		p := e.pool(Config{SignatureVerifier: gv, VerifyWorkers: 1, BatchDelay: time.Second})
+		d := e.data(testSlot)
+		ctx := context.Background()
+		type msg struct {
+			att    *attestation.SingleAttestation
+			subnet uint64
+			from   Peer
+			valid  bool
+		}
+		var msgs []msg
+		for ci := range uint64(2) {
+			for pos := range uint64(32) {
+				att, subnet := e.single(d, ci, pos)
+				m := msg{att, subnet, Peer(fmt.Sprint("honest", pos%4)), true}
+				if pos%2 == 0 {
+					m.from = "bad"
+					if pos%4 == 0 {
+						m.valid = false
+						att.Signature = e.sign(att.AttesterIndex, [32]byte{byte(pos)})
+					}
+				}
+				gv.mu.Lock()
+				gv.peer[att.Signature] = m.from
+				gv.mu.Unlock()
+				msgs = append(msgs, m)
+			}
+		}
+		// The first invalid signature of "bad" isolates it.
+		first := msgs[0]
+		wantResult(t, p.ValidateAttestationFrom(ctx, first.from, first.att, first.subnet), Reject, ErrInvalidSignature)
+		gv.mu.Lock()
+		before := len(gv.calls)
+		hold := make(chan struct{})
+		gv.hold = hold
+		gv.mu.Unlock()
+		// A plug holds the only honest worker while everything else queues.
+		plug := msgs[1]
+		plugc := p.ValidateAttestationFromAsync(ctx, plug.from, plug.att, plug.subnet)
+		<-gv.in
+		var chans []<-chan Result
+		for _, m := range msgs[2:] {
+			chans = append(chans, p.ValidateAttestationFromAsync(ctx, m.from, m.att, m.subnet))
+		}
+		close(hold)
+		wantResult(t, <-plugc, Accept, nil)
+		for i, c := range chans {
+			if m := msgs[i+2]; m.valid {
+				wantResult(t, <-c, Accept, nil)
+			} else {
+				wantResult(t, <-c, Reject, ErrInvalidSignature)
+			}
+		}
+		gv.mu.Lock()
+		defer gv.mu.Unlock()
+		mixed, apart := 0, 0
+		for _, call := range gv.calls[before+1:] {
+			bad := 0
+			for _, from := range call {
+				if from == "bad" {
+					bad++
 				}
 			}
-			gv.mu.Lock()
-			gv.peer[att.Signature] = m.from
-			gv.mu.Unlock()
-			msgs = append(msgs, m)
-		}
-	}
-	// The first invalid signature of "bad" isolates it.
-	first := msgs[0]
-	wantResult(t, p.ValidateAttestationFrom(ctx, first.from, first.att, first.subnet), Reject, ErrInvalidSignature)
-	gv.mu.Lock()
-	before := len(gv.calls)
-	hold := make(chan struct{})
-	gv.hold = hold
-	gv.mu.Unlock()
-	// A plug holds the only honest worker while everything else queues.
-	plug := msgs[1]
-	plugc := p.ValidateAttestationFromAsync(ctx, plug.from, plug.att, plug.subnet)
-	<-gv.in
-	var chans []<-chan Result
-	for _, m := range msgs[2:] {
-		chans = append(chans, p.ValidateAttestationFromAsync(ctx, m.from, m.att, m.subnet))
-	}
-	close(hold)
-	wantResult(t, <-plugc, Accept, nil)
-	for i, c := range chans {
-		if m := msgs[i+2]; m.valid {
-			wantResult(t, <-c, Accept, nil)
-		} else {
-			wantResult(t, <-c, Reject, ErrInvalidSignature)
-		}
-	}
-	gv.mu.Lock()
-	defer gv.mu.Unlock()
-	mixed, apart := 0, 0
-	for _, call := range gv.calls[before+1:] {
-		bad := 0
-		for _, from := range call {
-			if from == "bad" {
-				bad++
+			if bad > 0 && bad < len(call) {
+				mixed++
+			}
+			if bad > 0 {
+				apart++
 			}
 		}
-		if bad > 0 && bad < len(call) {
-			mixed++
+		if mixed > 0 {
+			t.Fatalf("%d verifier calls mix the isolated peer's sets with others (calls %v)", mixed, gv.calls[before+1:])
 		}
-		if bad > 0 {
-			apart++
+		if apart == 0 {
+			t.Fatal("the isolated peer's sets were never verified")
 		}
-	}
-	if mixed > 0 {
-		t.Fatalf("%d verifier calls mix the isolated peer's sets with others (calls %v)", mixed, gv.calls[before+1:])
-	}
-	if apart == 0 {
-		t.Fatal("the isolated peer's sets were never verified")
-	}
+	})
 }
 
 // TestIsolationDecaysInPool: in fake time, an isolated peer's sets are

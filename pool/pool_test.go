@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -25,166 +26,168 @@ import (
 // many goroutines, with copies and some invalid signatures, and checks the
 // verdicts, the aggregates and the block.
 func TestConcurrentCommittees(t *testing.T) {
-	checkLeaks(t)
-	const cps, size = 4, 16
-	e := newEnv(t, cps, size, 100)
-	e.setSlot(testSlot+2, 0)
-	reg := prometheus.NewRegistry()
-	logger, hook := logtest.NewNullLogger()
-	logger.SetLevel(logrus.DebugLevel)
-	p := e.pool(Config{BatchSize: 32, Registerer: reg, Logger: logger})
+	synctest.Test(t, func(t *testing.T) {
+		const cps, size = 4, 16
+		e := newEnv(t, cps, size, 100)
+		e.setSlot(testSlot+2, 0)
+		reg := prometheus.NewRegistry()
+		logger, hook := logtest.NewNullLogger()
+		logger.SetLevel(logrus.DebugLevel)
+		p := e.pool(Config{BatchSize: 32, Registerer: reg, Logger: logger})
 
-	type msg struct {
-		att    *attestation.SingleAttestation
-		subnet uint64
-		valid  bool
-	}
-	var msgs []msg
-	for slot := uint64(testSlot); slot < testSlot+2; slot++ {
-		d := e.data(slot)
-		for ci := range uint64(cps) {
-			for pos := range uint64(size) {
-				att, subnet := e.single(d, ci, pos)
-				valid := (pos+ci+slot)%7 != 0
-				if !valid {
-					att.Signature = e.sign(att.AttesterIndex, [32]byte{7})
-				}
-				msgs = append(msgs, msg{att, subnet, valid})
-			}
+		type msg struct {
+			att    *attestation.SingleAttestation
+			subnet uint64
+			valid  bool
 		}
-	}
-	// Each message three times, from 16 goroutines.
-	results := make([][3]Result, len(msgs))
-	var wg sync.WaitGroup
-	for w := range 16 {
-		wg.Go(func() {
-			for i := w; i < 3*len(msgs); i += 16 {
-				m := msgs[i%len(msgs)]
-				results[i%len(msgs)][i/len(msgs)] = p.ValidateAttestation(context.Background(), m.att, m.subnet)
-			}
-		})
-	}
-	wg.Wait()
-	for i, m := range msgs {
-		accepts := 0
-		for _, r := range results[i] {
-			switch {
-			case r.Verdict == Accept:
-				accepts++
-			case m.valid && !errors.Is(r, ErrAlreadySeen):
-				t.Fatalf("valid message %d: %v", i, r)
-			case !m.valid && !errors.Is(r, ErrInvalidSignature):
-				t.Fatalf("invalid message %d: %v", i, r)
-			}
-		}
-		if m.valid != (accepts == 1) || accepts > 1 {
-			t.Fatalf("message %d (valid %v): %d accepts", i, m.valid, accepts)
-		}
-	}
-	checkInvariants(t, p)
-	nValid := 0
-	for _, m := range msgs {
-		if m.valid {
-			nValid++
-		}
-	}
-
-	// A block of slot testSlot+2 takes both slots' data; the aggregates hold
-	// exactly the valid attestations.
-	atts := p.AttestationsForBlock(testSlot + 2)
-	if len(atts) != 2 {
-		t.Fatalf("%d attestations for block, want 2", len(atts))
-	}
-	for _, a := range atts {
-		if a.CommitteeBits.Count() != cps || a.AggregationBits.Len() != cps*size {
-			t.Fatalf("on-chain aggregate: %d committees, %d bits", a.CommitteeBits.Count(), a.AggregationBits.Len())
-		}
-		for ci := range uint64(cps) {
-			for pos := range uint64(size) {
-				want := (pos+ci+a.Data.Slot)%7 != 0
-				if a.AggregationBits.BitAt(ci*size+pos) != want {
-					t.Fatalf("slot %d committee %d pos %d: bit %v", a.Data.Slot, ci, pos, !want)
+		var msgs []msg
+		for slot := uint64(testSlot); slot < testSlot+2; slot++ {
+			d := e.data(slot)
+			for ci := range uint64(cps) {
+				for pos := range uint64(size) {
+					att, subnet := e.single(d, ci, pos)
+					valid := (pos+ci+slot)%7 != 0
+					if !valid {
+						att.Signature = e.sign(att.AttesterIndex, [32]byte{7})
+					}
+					msgs = append(msgs, msg{att, subnet, valid})
 				}
 			}
 		}
-		if !e.verifyOnChain(a) {
-			t.Fatal("on-chain aggregate signature does not verify")
+		// Each message three times, from 16 goroutines.
+		results := make([][3]Result, len(msgs))
+		var wg sync.WaitGroup
+		for w := range 16 {
+			wg.Go(func() {
+				for i := w; i < 3*len(msgs); i += 16 {
+					m := msgs[i%len(msgs)]
+					results[i%len(msgs)][i/len(msgs)] = p.ValidateAttestation(context.Background(), m.att, m.subnet)
+				}
+			})
 		}
-	}
-	// Not before the inclusion delay.
-	if atts := p.AttestationsForBlock(testSlot + 1); len(atts) != 1 || atts[0].Data.Slot != testSlot {
-		t.Fatalf("block of slot %d: %d attestations", testSlot+1, len(atts))
-	}
-	// The node's filter decides which data may be packed.
-	onlyFirst := func(d *attestation.AttestationData) bool { return d.Slot == testSlot }
-	if atts := p.AttestationsForBlockWith(testSlot+2, onlyFirst); len(atts) != 1 || atts[0].Data.Slot != testSlot {
-		t.Fatalf("filtered block of slot %d: %d attestations", testSlot+2, len(atts))
-	}
-	if atts := p.AttestationsForBlockWith(testSlot+2, func(*attestation.AttestationData) bool { return false }); len(atts) != 0 {
-		t.Fatalf("a filter refusing all data packed %d attestations", len(atts))
-	}
-
-	// Metrics and logs went where the config said.
-	if n := metricValue(p.metrics.verdicts.WithLabelValues(string(topicAttestation), "accept", "accept")); int(n) != nValid {
-		t.Errorf("accept metric %v", n)
-	}
-	if n := scrape(t, reg, "attpool_aggregates", nil); n != 2*cps {
-		t.Errorf("aggregates metric %v", n)
-	}
-	if len(hook.AllEntries()) == 0 {
-		t.Error("no log entry")
-	}
-	func() {
-		n := 0
-		mfs, _ := reg.Gather()
-		for _, mf := range mfs {
-			if mf.GetName() == "attpool_batch_sets" {
-				n = int(mf.GetMetric()[0].GetHistogram().GetSampleSum())
+		wg.Wait()
+		for i, m := range msgs {
+			accepts := 0
+			for _, r := range results[i] {
+				switch {
+				case r.Verdict == Accept:
+					accepts++
+				case m.valid && !errors.Is(r, ErrAlreadySeen):
+					t.Fatalf("valid message %d: %v", i, r)
+				case !m.valid && !errors.Is(r, ErrInvalidSignature):
+					t.Fatalf("invalid message %d: %v", i, r)
+				}
+			}
+			if m.valid != (accepts == 1) || accepts > 1 {
+				t.Fatalf("message %d (valid %v): %d accepts", i, m.valid, accepts)
 			}
 		}
-		// Copies arriving while their message is verified share its
-		// signature work; later ones are dropped before it.
-		if n == 0 || n > len(msgs)*2 {
-			t.Errorf("%d signatures verified for %d messages", n, len(msgs))
+		checkInvariants(t, p)
+		nValid := 0
+		for _, m := range msgs {
+			if m.valid {
+				nValid++
+			}
 		}
-	}()
+
+		// A block of slot testSlot+2 takes both slots' data; the aggregates hold
+		// exactly the valid attestations.
+		atts := p.AttestationsForBlock(testSlot + 2)
+		if len(atts) != 2 {
+			t.Fatalf("%d attestations for block, want 2", len(atts))
+		}
+		for _, a := range atts {
+			if a.CommitteeBits.Count() != cps || a.AggregationBits.Len() != cps*size {
+				t.Fatalf("on-chain aggregate: %d committees, %d bits", a.CommitteeBits.Count(), a.AggregationBits.Len())
+			}
+			for ci := range uint64(cps) {
+				for pos := range uint64(size) {
+					want := (pos+ci+a.Data.Slot)%7 != 0
+					if a.AggregationBits.BitAt(ci*size+pos) != want {
+						t.Fatalf("slot %d committee %d pos %d: bit %v", a.Data.Slot, ci, pos, !want)
+					}
+				}
+			}
+			if !e.verifyOnChain(a) {
+				t.Fatal("on-chain aggregate signature does not verify")
+			}
+		}
+		// Not before the inclusion delay.
+		if atts := p.AttestationsForBlock(testSlot + 1); len(atts) != 1 || atts[0].Data.Slot != testSlot {
+			t.Fatalf("block of slot %d: %d attestations", testSlot+1, len(atts))
+		}
+		// The node's filter decides which data may be packed.
+		onlyFirst := func(d *attestation.AttestationData) bool { return d.Slot == testSlot }
+		if atts := p.AttestationsForBlockWith(testSlot+2, onlyFirst); len(atts) != 1 || atts[0].Data.Slot != testSlot {
+			t.Fatalf("filtered block of slot %d: %d attestations", testSlot+2, len(atts))
+		}
+		if atts := p.AttestationsForBlockWith(testSlot+2, func(*attestation.AttestationData) bool { return false }); len(atts) != 0 {
+			t.Fatalf("a filter refusing all data packed %d attestations", len(atts))
+		}
+
+		// Metrics and logs went where the config said.
+		if n := metricValue(p.metrics.verdicts.WithLabelValues(string(topicAttestation), "accept", "accept")); int(n) != nValid {
+			t.Errorf("accept metric %v", n)
+		}
+		if n := scrape(t, reg, "attpool_aggregates", nil); n != 2*cps {
+			t.Errorf("aggregates metric %v", n)
+		}
+		if len(hook.AllEntries()) == 0 {
+			t.Error("no log entry")
+		}
+		func() {
+			n := 0
+			mfs, _ := reg.Gather()
+			for _, mf := range mfs {
+				if mf.GetName() == "attpool_batch_sets" {
+					n = int(mf.GetMetric()[0].GetHistogram().GetSampleSum())
+				}
+			}
+			// Copies arriving while their message is verified share its
+			// signature work; later ones are dropped before it.
+			if n == 0 || n > len(msgs)*2 {
+				t.Errorf("%d signatures verified for %d messages", n, len(msgs))
+			}
+		}()
+	})
 }
 
 // TestIdenticalCopiesShareVerification: copies of a message in flight are
 // answered from its one verification.
 func TestIdenticalCopiesShareVerification(t *testing.T) {
-	checkLeaks(t)
-	e := newEnv(t, 1, 8, 100)
-	e.setSlot(testSlot, 1000)
-	reg := prometheus.NewRegistry()
-	p := e.pool(Config{Policy: BatchFixed, BatchDelay: 50 * time.Millisecond, Registerer: reg})
-	att, subnet := e.single(e.data(testSlot), 0, 1)
-	bad, _ := e.single(e.data(testSlot), 0, 2)
-	bad.Signature = e.sign(bad.AttesterIndex, [32]byte{})
-	var chans []<-chan Result
-	var badChans []<-chan Result
-	for range 20 {
-		chans = append(chans, p.ValidateAttestationAsync(context.Background(), att, subnet))
-		badChans = append(badChans, p.ValidateAttestationAsync(context.Background(), bad, subnet))
-	}
-	accepts := 0
-	for _, c := range chans {
-		r := <-c
-		if r.Verdict == Accept {
-			accepts++
-		} else {
-			wantResult(t, r, Ignore, ErrAlreadySeen)
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, 1, 8, 100)
+		e.setSlot(testSlot, 1000)
+		reg := prometheus.NewRegistry()
+		p := e.pool(Config{Policy: BatchFixed, BatchDelay: 50 * time.Millisecond, Registerer: reg})
+		att, subnet := e.single(e.data(testSlot), 0, 1)
+		bad, _ := e.single(e.data(testSlot), 0, 2)
+		bad.Signature = e.sign(bad.AttesterIndex, [32]byte{})
+		var chans []<-chan Result
+		var badChans []<-chan Result
+		for range 20 {
+			chans = append(chans, p.ValidateAttestationAsync(context.Background(), att, subnet))
+			badChans = append(badChans, p.ValidateAttestationAsync(context.Background(), bad, subnet))
 		}
-	}
-	if accepts != 1 {
-		t.Fatalf("%d accepts", accepts)
-	}
-	for _, c := range badChans {
-		wantResult(t, <-c, Reject, ErrInvalidSignature)
-	}
-	if sets := histogramSum(t, reg, "attpool_batch_sets"); sets != 2 {
-		t.Fatalf("%v signature sets verified, want 2", sets)
-	}
+		accepts := 0
+		for _, c := range chans {
+			r := <-c
+			if r.Verdict == Accept {
+				accepts++
+			} else {
+				wantResult(t, r, Ignore, ErrAlreadySeen)
+			}
+		}
+		if accepts != 1 {
+			t.Fatalf("%d accepts", accepts)
+		}
+		for _, c := range badChans {
+			wantResult(t, <-c, Reject, ErrInvalidSignature)
+		}
+		if sets := histogramSum(t, reg, "attpool_batch_sets"); sets != 2 {
+			t.Fatalf("%v signature sets verified, want 2", sets)
+		}
+	})
 }
 
 func histogramSum(t *testing.T, reg *prometheus.Registry, name string) float64 {
@@ -203,57 +206,58 @@ func histogramSum(t *testing.T, reg *prometheus.Registry, name string) float64 {
 // TestCancelAndClose: every message gets exactly one verdict, whether its
 // context ends or the pool closes first.
 func TestCancelAndClose(t *testing.T) {
-	checkLeaks(t)
-	e := newEnv(t, 1, 16, 100)
-	e.setSlot(testSlot, 1000)
-	p, err := New(Config{Policy: BatchFixed, BatchDelay: time.Hour, PruneInterval: time.Hour}, e.node)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := e.data(testSlot)
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, 1, 16, 100)
+		e.setSlot(testSlot, 1000)
+		p, err := New(Config{Policy: BatchFixed, BatchDelay: time.Hour, PruneInterval: time.Hour}, e.node)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := e.data(testSlot)
 
-	// Already cancelled.
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	att, subnet := e.single(d, 0, 0)
-	wantResult(t, p.ValidateAttestation(ctx, att, subnet), Ignore, ErrCancelled)
-	if r := p.ValidateAttestation(ctx, att, subnet); !errors.Is(r, context.Canceled) {
-		t.Fatalf("%v does not wrap context.Canceled", r)
-	}
+		// Already cancelled.
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		att, subnet := e.single(d, 0, 0)
+		wantResult(t, p.ValidateAttestation(ctx, att, subnet), Ignore, ErrCancelled)
+		if r := p.ValidateAttestation(ctx, att, subnet); !errors.Is(r, context.Canceled) {
+			t.Fatalf("%v does not wrap context.Canceled", r)
+		}
 
-	// Cancelled while waiting for the batch (which waits an hour).
-	ctx, cancel = context.WithTimeout(context.Background(), 20*time.Millisecond)
-	att, subnet = e.single(d, 0, 1)
-	wantResult(t, p.ValidateAttestation(ctx, att, subnet), Ignore, ErrCancelled)
-	cancel()
+		// Cancelled while waiting for the batch (which waits an hour).
+		ctx, cancel = context.WithTimeout(context.Background(), 20*time.Millisecond)
+		att, subnet = e.single(d, 0, 1)
+		wantResult(t, p.ValidateAttestation(ctx, att, subnet), Ignore, ErrCancelled)
+		cancel()
 
-	// Pending at Close: verified on shutdown.
-	var chans []<-chan Result
-	for pos := uint64(2); pos < 16; pos++ {
-		att, subnet := e.single(d, 0, pos)
+		// Pending at Close: verified on shutdown.
+		var chans []<-chan Result
+		for pos := uint64(2); pos < 16; pos++ {
+			att, subnet := e.single(d, 0, pos)
+			chans = append(chans, p.ValidateAttestationAsync(context.Background(), att, subnet))
+		}
+		// A copy of the cancelled one: its verification still answers it.
+		att, subnet = e.single(d, 0, 1)
 		chans = append(chans, p.ValidateAttestationAsync(context.Background(), att, subnet))
-	}
-	// A copy of the cancelled one: its verification still answers it.
-	att, subnet = e.single(d, 0, 1)
-	chans = append(chans, p.ValidateAttestationAsync(context.Background(), att, subnet))
-	time.Sleep(10 * time.Millisecond)
-	p.Close()
-	for i, c := range chans {
-		select {
-		case r := <-c:
-			wantResult(t, r, Accept, nil)
-		default:
-			t.Fatalf("message %d has no verdict after Close", i)
+		time.Sleep(10 * time.Millisecond)
+		p.Close()
+		for i, c := range chans {
+			select {
+			case r := <-c:
+				wantResult(t, r, Accept, nil)
+			default:
+				t.Fatalf("message %d has no verdict after Close", i)
+			}
+			select {
+			case r := <-c:
+				t.Fatalf("second verdict %v", r)
+			default:
+			}
 		}
-		select {
-		case r := <-c:
-			t.Fatalf("second verdict %v", r)
-		default:
-		}
-	}
-	wantResult(t, p.ValidateAttestation(context.Background(), att, subnet), Ignore, ErrClosed)
-	checkInvariants(t, p)
-	p.Close() // idempotent
+		wantResult(t, p.ValidateAttestation(context.Background(), att, subnet), Ignore, ErrClosed)
+		checkInvariants(t, p)
+		p.Close() // idempotent
+	})
 }
 
 // TestCloseRace closes the pool while many goroutines submit.
@@ -303,140 +307,143 @@ func TestCloseRace(t *testing.T) {
 // TestAggregatesKeptApart: overlapping aggregates stay apart, a disjoint one
 // merges, and the block takes the best combination.
 func TestAggregatesKeptApart(t *testing.T) {
-	checkLeaks(t)
-	e := newEnv(t, 2, 32, 100)
-	e.setSlot(testSlot, 1000)
-	p := e.pool(Config{})
-	d := e.data(testSlot)
-	ctx := context.Background()
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, 2, 32, 100)
+		e.setSlot(testSlot, 1000)
+		p := e.pool(Config{})
+		d := e.data(testSlot)
+		ctx := context.Background()
 
-	// Three aggregates of committee 0 by three aggregators.
-	var aggregators []uint64
-	for pos := range e.comm.size {
-		proof := e.sign(e.comm.validator(testSlot, 0, pos), selectionRoot(e, testSlot))
-		if isAggregator(int(e.comm.size), proof) {
-			aggregators = append(aggregators, pos)
+		// Three aggregates of committee 0 by three aggregators.
+		var aggregators []uint64
+		for pos := range e.comm.size {
+			proof := e.sign(e.comm.validator(testSlot, 0, pos), selectionRoot(e, testSlot))
+			if isAggregator(int(e.comm.size), proof) {
+				aggregators = append(aggregators, pos)
+			}
 		}
-	}
-	if len(aggregators) < 3 {
-		t.Skip("not enough aggregators")
-	}
-	mk := func(aggregatorPos uint64, positions []uint64) *attestation.SignedAggregateAndProof {
-		sap := e.aggregate(d, 0, positions)
-		v := e.comm.validator(testSlot, 0, aggregatorPos)
-		sap.Message.AggregatorIndex = v
-		sap.Message.SelectionProof = e.sign(v, selectionRoot(e, testSlot))
-		sap.Signature = e.signAggregateAndProof(sap.Message)
-		return sap
-	}
-	wantResult(t, p.ValidateAggregate(ctx, mk(aggregators[0], []uint64{0, 1, 2})), Accept, nil)
-	wantResult(t, p.ValidateAggregate(ctx, mk(aggregators[1], []uint64{2, 3, 4, 5})), Accept, nil)
-	checkInvariants(t, p)
-	p.mu.Lock()
-	n := p.store.n
-	p.mu.Unlock()
-	if n != 2 {
-		t.Fatalf("%d aggregates, want 2 kept apart", n)
-	}
-	// Disjoint from the first: merges into it.
-	wantResult(t, p.ValidateAggregate(ctx, mk(aggregators[2], []uint64{10, 11})), Accept, nil)
-	// A single attestation joins the first aggregate without its bit.
-	att, subnet := e.single(d, 0, 20)
-	wantResult(t, p.ValidateAttestation(ctx, att, subnet), Accept, nil)
-	// One of committee 1.
-	att, subnet = e.single(d, 1, 7)
-	wantResult(t, p.ValidateAttestation(ctx, att, subnet), Accept, nil)
-	checkInvariants(t, p)
-
-	atts := p.AttestationsForBlock(testSlot + 1)
-	if len(atts) != 2 {
-		t.Fatalf("%d attestations, want 2", len(atts))
-	}
-	// First: {0,1,2,10,11,20} of committee 0 with committee 1's {7}.
-	if c := atts[0].AggregationBits.Count(); c != 7 || atts[0].CommitteeBits.Count() != 2 {
-		t.Fatalf("first attestation: %d bits, %d committees", c, atts[0].CommitteeBits.Count())
-	}
-	// Second: the overlapping aggregate brings 3 new attesters.
-	if c := atts[1].AggregationBits.Count(); c != 4 || atts[1].CommitteeBits.Count() != 1 {
-		t.Fatalf("second attestation: %d bits", c)
-	}
-	for _, a := range atts {
-		if !e.verifyOnChain(a) {
-			t.Fatal("bad on-chain signature")
+		if len(aggregators) < 3 {
+			t.Skip("not enough aggregators")
 		}
-	}
-	// A superset replaces what it contains.
-	proofs := aggregators[3:]
-	if len(proofs) > 0 {
-		wantResult(t, p.ValidateAggregate(ctx, mk(proofs[0], []uint64{0, 1, 2, 3, 4, 5, 10, 11, 20, 21})), Accept, nil)
+		mk := func(aggregatorPos uint64, positions []uint64) *attestation.SignedAggregateAndProof {
+			sap := e.aggregate(d, 0, positions)
+			v := e.comm.validator(testSlot, 0, aggregatorPos)
+			sap.Message.AggregatorIndex = v
+			sap.Message.SelectionProof = e.sign(v, selectionRoot(e, testSlot))
+			sap.Signature = e.signAggregateAndProof(sap.Message)
+			return sap
+		}
+		wantResult(t, p.ValidateAggregate(ctx, mk(aggregators[0], []uint64{0, 1, 2})), Accept, nil)
+		wantResult(t, p.ValidateAggregate(ctx, mk(aggregators[1], []uint64{2, 3, 4, 5})), Accept, nil)
 		checkInvariants(t, p)
 		p.mu.Lock()
 		n := p.store.n
 		p.mu.Unlock()
-		if n != 2 { // committee 0: one; committee 1: one
-			t.Fatalf("%d aggregates after superset", n)
+		if n != 2 {
+			t.Fatalf("%d aggregates, want 2 kept apart", n)
 		}
-	}
+		// Disjoint from the first: merges into it.
+		wantResult(t, p.ValidateAggregate(ctx, mk(aggregators[2], []uint64{10, 11})), Accept, nil)
+		// A single attestation joins the first aggregate without its bit.
+		att, subnet := e.single(d, 0, 20)
+		wantResult(t, p.ValidateAttestation(ctx, att, subnet), Accept, nil)
+		// One of committee 1.
+		att, subnet = e.single(d, 1, 7)
+		wantResult(t, p.ValidateAttestation(ctx, att, subnet), Accept, nil)
+		checkInvariants(t, p)
+
+		atts := p.AttestationsForBlock(testSlot + 1)
+		if len(atts) != 2 {
+			t.Fatalf("%d attestations, want 2", len(atts))
+		}
+		// First: {0,1,2,10,11,20} of committee 0 with committee 1's {7}.
+		if c := atts[0].AggregationBits.Count(); c != 7 || atts[0].CommitteeBits.Count() != 2 {
+			t.Fatalf("first attestation: %d bits, %d committees", c, atts[0].CommitteeBits.Count())
+		}
+		// Second: the overlapping aggregate brings 3 new attesters.
+		if c := atts[1].AggregationBits.Count(); c != 4 || atts[1].CommitteeBits.Count() != 1 {
+			t.Fatalf("second attestation: %d bits", c)
+		}
+		for _, a := range atts {
+			if !e.verifyOnChain(a) {
+				t.Fatal("bad on-chain signature")
+			}
+		}
+		// A superset replaces what it contains.
+		proofs := aggregators[3:]
+		if len(proofs) > 0 {
+			wantResult(t, p.ValidateAggregate(ctx, mk(proofs[0], []uint64{0, 1, 2, 3, 4, 5, 10, 11, 20, 21})), Accept, nil)
+			checkInvariants(t, p)
+			p.mu.Lock()
+			n := p.store.n
+			p.mu.Unlock()
+			if n != 2 { // committee 0: one; committee 1: one
+				t.Fatalf("%d aggregates after superset", n)
+			}
+		}
+	})
 }
 
 // TestPruneAndBounds: old data goes each slot; a full queue or pool answers
 // Ignore at once.
 func TestPruneAndBounds(t *testing.T) {
-	checkLeaks(t)
-	e := newEnv(t, 1, 16, 200)
-	e.setSlot(testSlot, 1000)
-	p := e.pool(Config{MaxAggregates: 1})
-	ctx := context.Background()
-	att, subnet := e.single(e.data(testSlot), 0, 0)
-	wantResult(t, p.ValidateAttestation(ctx, att, subnet), Accept, nil)
-	att, subnet = e.single(e.data(testSlot), 0, 1)
-	wantResult(t, p.ValidateAttestation(ctx, att, subnet), Accept, nil)
-	// A second aggregate is over the bound.
-	att, subnet = e.single(e.data(testSlot+1), 0, 0)
-	e.setSlot(testSlot+1, 1000)
-	wantResult(t, p.ValidateAttestation(ctx, att, subnet), Ignore, ErrPoolFull)
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, 1, 16, 200)
+		e.setSlot(testSlot, 1000)
+		p := e.pool(Config{MaxAggregates: 1})
+		ctx := context.Background()
+		att, subnet := e.single(e.data(testSlot), 0, 0)
+		wantResult(t, p.ValidateAttestation(ctx, att, subnet), Accept, nil)
+		att, subnet = e.single(e.data(testSlot), 0, 1)
+		wantResult(t, p.ValidateAttestation(ctx, att, subnet), Accept, nil)
+		// A second aggregate is over the bound.
+		att, subnet = e.single(e.data(testSlot+1), 0, 0)
+		e.setSlot(testSlot+1, 1000)
+		wantResult(t, p.ValidateAttestation(ctx, att, subnet), Ignore, ErrPoolFull)
 
-	// Two epochs later the first epoch is useless.
-	e.setSlot(testSlot+64, 1000)
-	p.prune()
-	if s := p.Stats(); s.Aggregates != 0 || s.Data != 0 || s.SeenAttesters != 0 {
-		t.Fatalf("after prune: %+v", s)
-	}
-	if p.roots.len() != 0 {
-		t.Fatalf("root cache holds %d", p.roots.len())
-	}
-	checkInvariants(t, p)
+		// Two epochs later the first epoch is useless.
+		e.setSlot(testSlot+64, 1000)
+		p.prune()
+		if s := p.Stats(); s.Aggregates != 0 || s.Data != 0 || s.SeenAttesters != 0 {
+			t.Fatalf("after prune: %+v", s)
+		}
+		if p.roots.len() != 0 {
+			t.Fatalf("root cache holds %d", p.roots.len())
+		}
+		checkInvariants(t, p)
 
-	// Queue bound: MaxPending 3 and an hour of batch delay.
-	q := e.pool(Config{MaxPending: 3, Policy: BatchFixed, BatchDelay: time.Hour})
-	var chans []<-chan Result
-	for pos := range uint64(4) {
-		att, subnet := e.single(e.data(testSlot+64), 0, pos)
-		chans = append(chans, q.ValidateAttestationAsync(ctx, att, subnet))
-	}
-	wantResult(t, <-chans[3], Ignore, ErrQueueFull)
-	q.Close()
-	for _, c := range chans[:3] {
-		wantResult(t, <-c, Accept, nil)
-	}
+		// Queue bound: MaxPending 3 and an hour of batch delay.
+		q := e.pool(Config{MaxPending: 3, Policy: BatchFixed, BatchDelay: time.Hour})
+		var chans []<-chan Result
+		for pos := range uint64(4) {
+			att, subnet := e.single(e.data(testSlot+64), 0, pos)
+			chans = append(chans, q.ValidateAttestationAsync(ctx, att, subnet))
+		}
+		wantResult(t, <-chans[3], Ignore, ErrQueueFull)
+		q.Close()
+		for _, c := range chans[:3] {
+			wantResult(t, <-c, Accept, nil)
+		}
+	})
 }
 
 // TestLoopPrunes: the pool's own loop prunes when the clock moves.
 func TestLoopPrunes(t *testing.T) {
-	checkLeaks(t)
-	e := newEnv(t, 1, 8, 200)
-	e.setSlot(testSlot, 1000)
-	p := e.pool(Config{PruneInterval: time.Millisecond})
-	att, subnet := e.single(e.data(testSlot), 0, 0)
-	wantResult(t, p.ValidateAttestation(context.Background(), att, subnet), Accept, nil)
-	e.setSlot(testSlot+64, 1000)
-	deadline := time.Now().Add(2 * time.Second)
-	for p.Stats().Aggregates != 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("not pruned")
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, 1, 8, 200)
+		e.setSlot(testSlot, 1000)
+		p := e.pool(Config{PruneInterval: time.Millisecond})
+		att, subnet := e.single(e.data(testSlot), 0, 0)
+		wantResult(t, p.ValidateAttestation(context.Background(), att, subnet), Accept, nil)
+		e.setSlot(testSlot+64, 1000)
+		deadline := time.Now().Add(2 * time.Second)
+		for p.Stats().Aggregates != 0 {
+			if time.Now().After(deadline) {
+				t.Fatal("not pruned")
+			}
+			time.Sleep(time.Millisecond)
 		}
-		time.Sleep(time.Millisecond)
-	}
+	})
 }
 
 func TestConfig(t *testing.T) {
@@ -605,26 +612,27 @@ func TestConcurrentMixed(t *testing.T) {
 
 // TestPerSignature: the baseline mode gives the same verdicts.
 func TestPerSignature(t *testing.T) {
-	checkLeaks(t)
-	e := newEnv(t, 1, 8, 100)
-	e.setSlot(testSlot, 1000)
-	p := e.pool(Config{PerSignature: true})
-	d := e.data(testSlot)
-	var chans []<-chan Result
-	for pos := range uint64(8) {
-		att, subnet := e.single(d, 0, pos)
-		if pos%3 == 0 {
-			att.Signature = e.sign(att.AttesterIndex, [32]byte{3})
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, 1, 8, 100)
+		e.setSlot(testSlot, 1000)
+		p := e.pool(Config{PerSignature: true})
+		d := e.data(testSlot)
+		var chans []<-chan Result
+		for pos := range uint64(8) {
+			att, subnet := e.single(d, 0, pos)
+			if pos%3 == 0 {
+				att.Signature = e.sign(att.AttesterIndex, [32]byte{3})
+			}
+			chans = append(chans, p.ValidateAttestationAsync(context.Background(), att, subnet))
 		}
-		chans = append(chans, p.ValidateAttestationAsync(context.Background(), att, subnet))
-	}
-	for pos, c := range chans {
-		if pos%3 == 0 {
-			wantResult(t, <-c, Reject, ErrInvalidSignature)
-		} else {
-			wantResult(t, <-c, Accept, nil)
+		for pos, c := range chans {
+			if pos%3 == 0 {
+				wantResult(t, <-c, Reject, ErrInvalidSignature)
+			} else {
+				wantResult(t, <-c, Accept, nil)
+			}
 		}
-	}
+	})
 }
 
 // countingVerifier is a SignatureVerifier a node might supply: it wraps a
@@ -642,34 +650,35 @@ func (c *countingVerifier) Verify(sets []verifier.Set) []bool {
 // TestInjectedVerifier: a pool given a SignatureVerifier sends every set to
 // it and gives its verdicts (also for messages with a forwarding peer).
 func TestInjectedVerifier(t *testing.T) {
-	checkLeaks(t)
-	shared, err := verifier.New(verifier.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer shared.Close()
-	cv := &countingVerifier{v: shared}
-	e := newEnv(t, 1, 8, 100)
-	e.setSlot(testSlot, 1000)
-	p := e.pool(Config{SignatureVerifier: cv})
-	d := e.data(testSlot)
-	var chans []<-chan Result
-	for pos := range uint64(8) {
-		att, subnet := e.single(d, 0, pos)
-		if pos%4 == 1 {
-			att.Signature = e.sign(att.AttesterIndex, [32]byte{3})
+	synctest.Test(t, func(t *testing.T) {
+		shared, err := verifier.New(verifier.Config{})
+		if err != nil {
+			t.Fatal(err)
 		}
-		chans = append(chans, p.ValidateAttestationFromAsync(context.Background(), Peer(fmt.Sprint("peer", pos%2)), att, subnet))
-	}
-	for pos, c := range chans {
-		if pos%4 == 1 {
-			wantResult(t, <-c, Reject, ErrInvalidSignature)
-		} else {
-			wantResult(t, <-c, Accept, nil)
+		defer shared.Close()
+		cv := &countingVerifier{v: shared}
+		e := newEnv(t, 1, 8, 100)
+		e.setSlot(testSlot, 1000)
+		p := e.pool(Config{SignatureVerifier: cv})
+		d := e.data(testSlot)
+		var chans []<-chan Result
+		for pos := range uint64(8) {
+			att, subnet := e.single(d, 0, pos)
+			if pos%4 == 1 {
+				att.Signature = e.sign(att.AttesterIndex, [32]byte{3})
+			}
+			chans = append(chans, p.ValidateAttestationFromAsync(context.Background(), Peer(fmt.Sprint("peer", pos%2)), att, subnet))
 		}
-	}
-	p.Close()
-	if got := cv.sets.Load(); got != 8 {
-		t.Fatalf("injected verifier saw %d sets, want 8", got)
-	}
+		for pos, c := range chans {
+			if pos%4 == 1 {
+				wantResult(t, <-c, Reject, ErrInvalidSignature)
+			} else {
+				wantResult(t, <-c, Accept, nil)
+			}
+		}
+		p.Close()
+		if got := cv.sets.Load(); got != 8 {
+			t.Fatalf("injected verifier saw %d sets, want 8", got)
+		}
+	})
 }

@@ -3,6 +3,7 @@ package pool
 import (
 	"context"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -99,60 +100,62 @@ func TestPayloadAttestationRules(t *testing.T) {
 // payload attestation are verified once, one is accepted and the others
 // ignored as seen.
 func TestPayloadAttestationCopiesShareVerification(t *testing.T) {
-	checkLeaks(t)
-	e := newEnv(t, 1, 8, 100)
-	e.gloas(0)
-	e.setSlot(testSlot, 1000)
-	reg := prometheus.NewRegistry()
-	p := e.pool(Config{Policy: BatchFixed, BatchDelay: 50 * time.Millisecond, Registerer: reg})
-	m := e.ptcMessage(testSlot, e.comm.validator(testSlot, 0, 2), true)
-	var chans []<-chan Result
-	for i := range 20 {
-		chans = append(chans, p.ValidatePayloadAttestationFromAsync(context.Background(), Peer(rune('a'+i)), m))
-	}
-	accepts := 0
-	for _, c := range chans {
-		if r := <-c; r.Verdict == Accept {
-			accepts++
-		} else {
-			wantResult(t, r, Ignore, ErrPayloadAttestationSeen)
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, 1, 8, 100)
+		e.gloas(0)
+		e.setSlot(testSlot, 1000)
+		reg := prometheus.NewRegistry()
+		p := e.pool(Config{Policy: BatchFixed, BatchDelay: 50 * time.Millisecond, Registerer: reg})
+		m := e.ptcMessage(testSlot, e.comm.validator(testSlot, 0, 2), true)
+		var chans []<-chan Result
+		for i := range 20 {
+			chans = append(chans, p.ValidatePayloadAttestationFromAsync(context.Background(), Peer(rune('a'+i)), m))
 		}
-	}
-	if accepts != 1 {
-		t.Fatalf("%d accepts", accepts)
-	}
-	if sets := histogramSum(t, reg, "attpool_batch_sets"); sets != 1 {
-		t.Fatalf("%v signature sets verified, want 1", sets)
-	}
+		accepts := 0
+		for _, c := range chans {
+			if r := <-c; r.Verdict == Accept {
+				accepts++
+			} else {
+				wantResult(t, r, Ignore, ErrPayloadAttestationSeen)
+			}
+		}
+		if accepts != 1 {
+			t.Fatalf("%d accepts", accepts)
+		}
+		if sets := histogramSum(t, reg, "attpool_batch_sets"); sets != 1 {
+			t.Fatalf("%v signature sets verified, want 1", sets)
+		}
+	})
 }
 
 // TestWholePTC: the 512 members of a slot's PTC, voting on two data, with
 // one bad signature among them, next to attestations of the same slot.
 func TestWholePTC(t *testing.T) {
-	checkLeaks(t)
-	e := newEnv(t, 4, 128, 100)
-	e.gloas(0)
-	e.setSlot(testSlot, 1000)
-	p := e.pool(Config{BatchSize: 128})
-	ptc, _ := CommitteePTC{Committees: e.comm, SlotsPerEpoch: e.spe}.PTC(testSlot)
-	var chans []<-chan Result
-	for i, v := range ptc {
-		m := e.ptcMessage(testSlot, v, i%3 != 0)
-		if i == 100 {
-			m.Signature = e.sign(v+1, [32]byte{1})
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, 4, 128, 100)
+		e.gloas(0)
+		e.setSlot(testSlot, 1000)
+		p := e.pool(Config{BatchSize: 128})
+		ptc, _ := CommitteePTC{Committees: e.comm, SlotsPerEpoch: e.spe}.PTC(testSlot)
+		var chans []<-chan Result
+		for i, v := range ptc {
+			m := e.ptcMessage(testSlot, v, i%3 != 0)
+			if i == 100 {
+				m.Signature = e.sign(v+1, [32]byte{1})
+			}
+			chans = append(chans, p.ValidatePayloadAttestationAsync(context.Background(), m))
 		}
-		chans = append(chans, p.ValidatePayloadAttestationAsync(context.Background(), m))
-	}
-	att, subnet := e.single(e.data(testSlot), 2, 5)
-	attCh := p.ValidateAttestationAsync(context.Background(), att, subnet)
-	for i, c := range chans {
-		if i == 100 {
-			wantResult(t, <-c, Reject, ErrInvalidPayloadAttestationSignature)
-		} else {
-			wantResult(t, <-c, Accept, nil)
+		att, subnet := e.single(e.data(testSlot), 2, 5)
+		attCh := p.ValidateAttestationAsync(context.Background(), att, subnet)
+		for i, c := range chans {
+			if i == 100 {
+				wantResult(t, <-c, Reject, ErrInvalidPayloadAttestationSignature)
+			} else {
+				wantResult(t, <-c, Accept, nil)
+			}
 		}
-	}
-	wantResult(t, <-attCh, Accept, nil)
+		wantResult(t, <-attCh, Accept, nil)
+	})
 }
 
 // BenchmarkPTCSlot submits the 512 payload attestations of one slot (the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"testing"
+	"testing/synctest"
 
 	"github.com/prysmaticlabs/go-bitfield"
 
@@ -375,69 +376,70 @@ func newGateVerifier(t *testing.T) *gateVerifier {
 // its verdict; mutating its message afterwards does not reach the pool, and
 // what the pool packs still verifies.
 func TestPoolOwnsItsInputs(t *testing.T) {
-	checkLeaks(t)
-	e := newEnv(t, 1, 32, 100)
-	e.gloas(0)
-	e.setSlot(testSlot, 1000)
-	gate := newGateVerifier(t)
-	p := e.pool(Config{SignatureVerifier: gate})
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, 1, 32, 100)
+		e.gloas(0)
+		e.setSlot(testSlot, 1000)
+		gate := newGateVerifier(t)
+		p := e.pool(Config{SignatureVerifier: gate})
 
-	att, subnet := e.single(e.data(testSlot), 0, 3)
-	attCopy := *att
-	attCopy.Data = att.Data.Copy()
-	sap := e.aggregate(e.data(testSlot), 0, []uint64{1, 2, 5})
-	sapCopy := cloneAggregate(sap)
-	member := e.comm.validator(testSlot, 0, 9)
-	ptc := e.ptcMessage(testSlot, member, true)
-	ptcCopy := *ptc
-	ptcCopy.Data = new(attestation.PayloadAttestationData)
-	*ptcCopy.Data = *ptc.Data
+		att, subnet := e.single(e.data(testSlot), 0, 3)
+		attCopy := *att
+		attCopy.Data = att.Data.Copy()
+		sap := e.aggregate(e.data(testSlot), 0, []uint64{1, 2, 5})
+		sapCopy := cloneAggregate(sap)
+		member := e.comm.validator(testSlot, 0, 9)
+		ptc := e.ptcMessage(testSlot, member, true)
+		ptcCopy := *ptc
+		ptcCopy.Data = new(attestation.PayloadAttestationData)
+		*ptcCopy.Data = *ptc.Data
 
-	ctx, cancel := context.WithCancel(context.Background())
-	first := []<-chan Result{
-		p.ValidateAttestationFromAsync(ctx, "a", att, subnet),
-		p.ValidateAggregateFromAsync(ctx, "a", sap),
-		p.ValidatePayloadAttestationFromAsync(ctx, "a", ptc),
-	}
-	<-gate.entered
-	second := []<-chan Result{
-		p.ValidateAttestationFromAsync(context.Background(), "b", &attCopy, subnet),
-		p.ValidateAggregateFromAsync(context.Background(), "b", sapCopy),
-		p.ValidatePayloadAttestationFromAsync(context.Background(), "b", &ptcCopy),
-	}
-	cancel()
-	for _, c := range first {
-		wantResult(t, <-c, Ignore, ErrCancelled)
-	}
-	// The first caller reuses its structs.
-	for _, d := range []*attestation.AttestationData{att.Data, sap.Message.Aggregate.Data} {
-		d.BeaconBlockRoot = [32]byte{0xee}
-		d.Target.Root = [32]byte{0xee}
-		d.Source.Epoch = 99
-	}
-	bits := sap.Message.Aggregate.AggregationBits
-	for i := range bits.Len() {
-		bits.SetBitAt(i, true)
-	}
-	ptc.ValidatorIndex, ptc.Data.Slot, ptc.Signature = 0, 0, [96]byte{}
-	close(gate.release)
-	for _, c := range second {
-		wantResult(t, <-c, Accept, nil)
-	}
-	// The accepted payload attestation was marked seen under its own key.
-	wantResult(t, p.ValidatePayloadAttestation(context.Background(), e.ptcMessage(testSlot, member, false)), Ignore, ErrPayloadAttestationSeen)
-	packed := p.AttestationsForBlock(testSlot + 1)
-	if len(packed) == 0 {
-		t.Fatal("nothing packed")
-	}
-	for _, a := range packed {
-		if a.Data.BeaconBlockRoot != blockRoot(testSlot) || !e.verifyOnChain(a) {
-			t.Fatalf("packed attestation for %x does not verify", a.Data.BeaconBlockRoot[:4])
+		ctx, cancel := context.WithCancel(context.Background())
+		first := []<-chan Result{
+			p.ValidateAttestationFromAsync(ctx, "a", att, subnet),
+			p.ValidateAggregateFromAsync(ctx, "a", sap),
+			p.ValidatePayloadAttestationFromAsync(ctx, "a", ptc),
 		}
-	}
-	if n := packed[0].AggregationBits.Count(); n != 4 {
-		t.Fatalf("packed %d participants, want 4 (3 aggregated and 1 single)", n)
-	}
+		<-gate.entered
+		second := []<-chan Result{
+			p.ValidateAttestationFromAsync(context.Background(), "b", &attCopy, subnet),
+			p.ValidateAggregateFromAsync(context.Background(), "b", sapCopy),
+			p.ValidatePayloadAttestationFromAsync(context.Background(), "b", &ptcCopy),
+		}
+		cancel()
+		for _, c := range first {
+			wantResult(t, <-c, Ignore, ErrCancelled)
+		}
+		// The first caller reuses its structs.
+		for _, d := range []*attestation.AttestationData{att.Data, sap.Message.Aggregate.Data} {
+			d.BeaconBlockRoot = [32]byte{0xee}
+			d.Target.Root = [32]byte{0xee}
+			d.Source.Epoch = 99
+		}
+		bits := sap.Message.Aggregate.AggregationBits
+		for i := range bits.Len() {
+			bits.SetBitAt(i, true)
+		}
+		ptc.ValidatorIndex, ptc.Data.Slot, ptc.Signature = 0, 0, [96]byte{}
+		close(gate.release)
+		for _, c := range second {
+			wantResult(t, <-c, Accept, nil)
+		}
+		// The accepted payload attestation was marked seen under its own key.
+		wantResult(t, p.ValidatePayloadAttestation(context.Background(), e.ptcMessage(testSlot, member, false)), Ignore, ErrPayloadAttestationSeen)
+		packed := p.AttestationsForBlock(testSlot + 1)
+		if len(packed) == 0 {
+			t.Fatal("nothing packed")
+		}
+		for _, a := range packed {
+			if a.Data.BeaconBlockRoot != blockRoot(testSlot) || !e.verifyOnChain(a) {
+				t.Fatalf("packed attestation for %x does not verify", a.Data.BeaconBlockRoot[:4])
+			}
+		}
+		if n := packed[0].AggregationBits.Count(); n != 4 {
+			t.Fatalf("packed %d participants, want 4 (3 aggregated and 1 single)", n)
+		}
+	})
 }
 
 func cloneAggregate(sap *attestation.SignedAggregateAndProof) *attestation.SignedAggregateAndProof {
@@ -466,33 +468,34 @@ func (k keysWithout) PublicKey(i uint64) *crypto.PublicKey {
 // even when the node has no key for the signer; a valid encoding from an
 // unknown key is IGNOREd.
 func TestUnknownKeyKeepsReject(t *testing.T) {
-	checkLeaks(t)
-	e := newEnv(t, 1, 32, 100)
-	e.gloas(0)
-	e.setSlot(testSlot, 1000)
-	att, subnet := e.single(e.data(testSlot), 0, 3)
-	sap := e.aggregate(e.data(testSlot), 0, []uint64{1, 2})
-	ptc := e.ptcMessage(testSlot, e.comm.validator(testSlot, 0, 4), true)
-	for _, v := range []uint64{att.AttesterIndex, sap.Message.AggregatorIndex, ptc.ValidatorIndex} {
-		e.node.Keys = keysWithout{e.keys, v}
-		p := e.pool(Config{})
-		switch v {
-		case att.AttesterIndex:
-			wantResult(t, p.ValidateAttestation(context.Background(), att, subnet), Ignore, ErrUnknownValidator)
-			bad := *att
-			bad.Signature = [96]byte{1}
-			wantResult(t, p.ValidateAttestation(context.Background(), &bad, subnet), Reject, ErrInvalidSignature)
-		case sap.Message.AggregatorIndex:
-			wantResult(t, p.ValidateAggregate(context.Background(), sap), Ignore, ErrUnknownValidator)
-			bad := cloneAggregate(sap)
-			bad.Message.Aggregate.Signature = [96]byte{1}
-			wantResult(t, p.ValidateAggregate(context.Background(), bad), Reject, ErrInvalidAggregateSignature)
-		default:
-			wantResult(t, p.ValidatePayloadAttestation(context.Background(), ptc), Ignore, ErrUnknownValidator)
-			bad := *ptc
-			bad.Signature = [96]byte{1}
-			wantResult(t, p.ValidatePayloadAttestation(context.Background(), &bad), Reject, ErrInvalidPayloadAttestationSignature)
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, 1, 32, 100)
+		e.gloas(0)
+		e.setSlot(testSlot, 1000)
+		att, subnet := e.single(e.data(testSlot), 0, 3)
+		sap := e.aggregate(e.data(testSlot), 0, []uint64{1, 2})
+		ptc := e.ptcMessage(testSlot, e.comm.validator(testSlot, 0, 4), true)
+		for _, v := range []uint64{att.AttesterIndex, sap.Message.AggregatorIndex, ptc.ValidatorIndex} {
+			e.node.Keys = keysWithout{e.keys, v}
+			p := e.pool(Config{})
+			switch v {
+			case att.AttesterIndex:
+				wantResult(t, p.ValidateAttestation(context.Background(), att, subnet), Ignore, ErrUnknownValidator)
+				bad := *att
+				bad.Signature = [96]byte{1}
+				wantResult(t, p.ValidateAttestation(context.Background(), &bad, subnet), Reject, ErrInvalidSignature)
+			case sap.Message.AggregatorIndex:
+				wantResult(t, p.ValidateAggregate(context.Background(), sap), Ignore, ErrUnknownValidator)
+				bad := cloneAggregate(sap)
+				bad.Message.Aggregate.Signature = [96]byte{1}
+				wantResult(t, p.ValidateAggregate(context.Background(), bad), Reject, ErrInvalidAggregateSignature)
+			default:
+				wantResult(t, p.ValidatePayloadAttestation(context.Background(), ptc), Ignore, ErrUnknownValidator)
+				bad := *ptc
+				bad.Signature = [96]byte{1}
+				wantResult(t, p.ValidatePayloadAttestation(context.Background(), &bad), Reject, ErrInvalidPayloadAttestationSignature)
+			}
 		}
-	}
-	e.node.Keys = e.keys
+		e.node.Keys = e.keys
+	})
 }
