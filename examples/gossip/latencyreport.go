@@ -82,6 +82,9 @@ type loadResult struct {
 	Aggregates int            `json:"aggregates"`
 	Policies   []policyResult `json:"policies"`
 	Burst      policyResult   `json:"burst_attpool"`
+	// Fluid is the wait the arrivals alone cost a node as fast as the
+	// burst of the load's attestations alone (fluid.go).
+	Fluid fluidBound `json:"fluid_bound"`
 }
 
 // target is one of issue 9's targets, checked on the medians.
@@ -170,6 +173,7 @@ func runLatency(cfg latencyConfig) (*latencyReport, error) {
 
 	runs := make([][][]runOutcome, len(loads)) // [load][policy][rep]
 	bursts := make([][]runOutcome, len(loads))
+	attBursts := make([][]float64, len(loads)) // wall seconds of the attestations alone
 	for li := range loads {
 		runs[li] = make([][]runOutcome, len(pols))
 	}
@@ -190,6 +194,10 @@ func runLatency(cfg latencyConfig) (*latencyReport, error) {
 				return nil, err
 			}
 			bursts[li] = append(bursts[li], b)
+			if b, err = runBurst(pols[0].config(), net, l.attestationsOnly(), cfg.Goroutines); err != nil {
+				return nil, err
+			}
+			attBursts[li] = append(attBursts[li], b.wall.Seconds())
 		}
 	}
 
@@ -213,6 +221,8 @@ func runLatency(cfg latencyConfig) (*latencyReport, error) {
 			rep.WrongVerdicts += pr.WrongVerdicts
 		}
 		lr.Burst = summarize(pols[0].Name+" (burst)", bursts[li])
+		atts := lr.Messages - lr.Aggregates
+		lr.Fluid = fluidQueue(cfg.Att, atts, float64(atts)/spreadOf(attBursts[li]).Median)
 		rep.WrongVerdicts += lr.Burst.WrongVerdicts
 		rep.Loads = append(rep.Loads, lr)
 	}
@@ -344,6 +354,9 @@ func (r *latencyReport) printTable(w io.Writer) {
 			lags = append(lags, fmt.Sprintf("%s %.1f", p.Policy, p.DispatchLagMs.Median))
 		}
 		fmt.Fprintf(w, "latest submission after its arrival time (ms; the benchmark's own lag): %s\n", strings.Join(lags, ", "))
+		f := l.Fluid
+		fmt.Fprintf(w, "fluid bound: the attestations alone in a burst go at %s/s; arriving at up to %s/s (%.0f ms after the deadline), a queue served that fast waits at most %.1f ms\n",
+			group(int(f.Rate)), group(int(f.Peak)), f.PeakAtMs, f.WaitMs)
 	}
 	fmt.Fprintln(w, "\n(burst: attpool on the same messages, all submitted at once from -goroutines goroutines)")
 	fmt.Fprintln(w, "\nTargets (issue 9), on the medians:")
