@@ -72,14 +72,11 @@ func BenchmarkAggregateSlot(b *testing.B) {
 					total += wall
 					continue
 				}
-				p, err := pool.New(pool.Config{}, net.Node())
-				if err != nil {
-					b.Fatal(err)
-				}
-				net.SetSlot(benchSlot, 8*time.Second)
-				results, wall := pooltest.SubmitAggregates(p, c.msgs, 64)
-				p.Close()
-				total += wall
+				var results []pool.Result
+				total += poolSlot(b, pool.Config{}, net, 8*time.Second, func(p *pool.Pool) (wall time.Duration) {
+					results, wall = pooltest.SubmitAggregates(p, c.msgs, 64)
+					return wall
+				})
 				if t := pooltest.CheckAggregates(c.msgs, results); len(t.Wrong) > 0 {
 					i := t.Wrong[0]
 					b.Fatalf("%d wrong verdicts (first: %v, %v)", len(t.Wrong), c.msgs[i].Fault, results[i])

@@ -50,12 +50,7 @@ func TestStreamedVerdicts(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, 1, 16, 100)
 		e.setSlot(testSlot, 1000)
-		v, err := verifier.New(verifier.Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer v.Close()
-		s := &slowSearch{v: v, searched: make(chan struct{}, 4), release: make(chan struct{})}
+		s := &slowSearch{v: newTestVerifier(t), searched: make(chan struct{}, 4), release: make(chan struct{})}
 		// One batch of two (MinBatch 2), then batches of whatever is queued.
 		p := e.pool(Config{Policy: BatchFixed, BatchSize: 2, MinBatch: 2, BatchDelay: time.Hour, VerifyWorkers: 2, SignatureVerifier: s})
 		ctx := context.Background()
@@ -112,12 +107,7 @@ func TestBackupTakesOver(t *testing.T) {
 	e.setSlot(testSlot, 1000)
 	d := e.data(testSlot)
 	synctest.Test(t, func(t *testing.T) {
-		v, err := verifier.New(verifier.Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer v.Close()
-		s := &slowSearch{v: v, searched: make(chan struct{}, 4), release: make(chan struct{})}
+		s := &slowSearch{v: newTestVerifier(t), searched: make(chan struct{}, 4), release: make(chan struct{})}
 		p, err := New(Config{VerifyWorkers: 2, BatchDelay: 10 * time.Millisecond, PruneInterval: time.Hour, SignatureVerifier: s}, e.node)
 		if err != nil {
 			t.Fatal(err)

@@ -140,6 +140,14 @@ func (m faultMsg) submit(ctx context.Context, p *Pool) <-chan Result {
 	return p.ValidateAttestationAsync(ctx, m.att, m.subnet)
 }
 
+// faultEnv returns an env of 2 committees of 16 with the clock in slot
+// testSlot+1, and its faultMsgs.
+func faultEnv(t *testing.T) (*env, []faultMsg) {
+	e := newEnv(t, 2, 16, 100)
+	e.setSlot(testSlot+1, 1000)
+	return e, faultMsgs(e)
+}
+
 // faultMsgs returns, for an env of 2 committees of 16 with the clock in
 // slot testSlot+1: the 64 attestations of slots testSlot and testSlot+1
 // (those at odd positions of testSlot+1 with another attester's signature),
@@ -237,9 +245,7 @@ func faultIsAny(r Result, errs ...error) bool {
 // heals, the ignored valid messages are accepted.
 func TestFaultNodeErrors(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		e := newEnv(t, 2, 16, 100)
-		e.setSlot(testSlot+1, 1000)
-		msgs := faultMsgs(e)
+		e, msgs := faultEnv(t)
 		fn := &faultNode{inner: e.node}
 		for i, h := range fn.hooks() {
 			h.every.Store(int64(3 + 2*i)) // 3, 5, 7, 9, 11, 13
@@ -319,9 +325,7 @@ func TestFaultNodeErrors(t *testing.T) {
 // then answered, once.
 func TestFaultNodeBlocks(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		e := newEnv(t, 2, 16, 100)
-		e.setSlot(testSlot+1, 1000)
-		msgs := faultMsgs(e)
+		e, msgs := faultEnv(t)
 		fn := &faultNode{inner: e.node}
 		release := fn.block.hold()
 		defer release()
@@ -470,10 +474,9 @@ func TestFaultBlockingIntake(t *testing.T) {
 // cancelled one's verification.
 func TestFaultCancelMidBatch(t *testing.T) {
 	checkLeaks(t)
-	e := newEnv(t, 2, 16, 100)
-	e.setSlot(testSlot+1, 1000)
+	e, all := faultEnv(t)
 	var msgs []faultMsg
-	for _, m := range faultMsgs(e) {
+	for _, m := range all {
 		if m.valid && m.sap == nil {
 			msgs = append(msgs, m)
 		}
@@ -564,9 +567,7 @@ func TestFaultCancelMidBatch(t *testing.T) {
 // valid and invalid attestations and aggregates, and keep submitting after.
 func TestFaultCloseDuringFlood(t *testing.T) {
 	checkLeaks(t)
-	e := newEnv(t, 2, 16, 100)
-	e.setSlot(testSlot+1, 1000)
-	msgs := faultMsgs(e)
+	e, msgs := faultEnv(t)
 	per := 200
 	if raceEnabled || testing.Short() {
 		per = 60

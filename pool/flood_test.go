@@ -224,12 +224,10 @@ func floodBuild(tb testing.TB) *floodFixture {
 			err = ErrMalformed
 		}
 		bits.SetBitAt(0, true)
-		cb := bitfield.NewBitvector64()
-		cb.SetBitAt(ci, true)
 		sap := &attestation.SignedAggregateAndProof{
 			Message: &attestation.AggregateAndProof{
 				AggregatorIndex: e.comm.validator(floodSlot, ci, 0),
-				Aggregate:       &attestation.Attestation{AggregationBits: bits, Data: d, CommitteeBits: cb, Signature: fx.one[i].att.Signature},
+				Aggregate:       &attestation.Attestation{AggregationBits: bits, Data: d, CommitteeBits: committeeBits(ci), Signature: fx.one[i].att.Signature},
 				SelectionProof:  fx.one[(i+2)%n].att.Signature,
 			},
 			Signature: fx.one[(i+3)%n].att.Signature,

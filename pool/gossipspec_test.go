@@ -45,7 +45,6 @@ import (
 	"github.com/prysmaticlabs/go-bitfield"
 
 	"github.com/attpool/attpool/attestation"
-	"github.com/attpool/attpool/crypto"
 	"github.com/attpool/attpool/ssz"
 )
 
@@ -179,14 +178,16 @@ func (e *gsEnv) subnet(slot, index uint64) uint64 {
 	return (e.committeesPerSlot(slot/gsSlotsPerEpoch)*(slot%gsSlotsPerEpoch) + index) % AttestationSubnetCount
 }
 
-// domain and signRoot are env's (helpers_test.go) over this case's forks
-// and keys.
+// env is the env of helpers_test.go over this case's forks and keys, for
+// its domains and signatures.
+func (e *gsEnv) env() *env { return &env{t: e.t, forks: e.forks, keys: e.keys} }
+
 func (e *gsEnv) domain(typ ssz.DomainType, epoch uint64) ssz.Domain {
-	return (&env{t: e.t, forks: e.forks}).domain(typ, epoch)
+	return e.env().domain(typ, epoch)
 }
 
 func (e *gsEnv) signRoot(validator uint64, root [32]byte) [96]byte {
-	return (&env{keys: e.keys}).sign(validator, root)
+	return e.env().sign(validator, root)
 }
 
 func (e *gsEnv) attestationSignature(validator uint64, d *attestation.AttestationData) [96]byte {
@@ -242,25 +243,14 @@ func (e *gsEnv) aggregate(d *attestation.AttestationData, index uint64, particip
 		participants = committee
 	}
 	bits := bitfield.NewBitlist(uint64(len(committee)))
-	var sigs []*crypto.Signature
+	var sigs [][96]byte
 	for pos, v := range committee {
 		if slices.Contains(participants, v) {
 			bits.SetBitAt(uint64(pos), true)
-			s := e.attestationSignature(v, d)
-			sig, err := crypto.SignatureFromBytes(s[:])
-			if err != nil {
-				e.t.Fatal(err)
-			}
-			sigs = append(sigs, sig)
+			sigs = append(sigs, e.attestationSignature(v, d))
 		}
 	}
-	sig, err := crypto.AggregateSignatures(sigs)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	cb := bitfield.NewBitvector64()
-	cb.SetBitAt(index, true)
-	agg := &attestation.Attestation{AggregationBits: bits, Data: d, Signature: sig.Bytes(), CommitteeBits: cb}
+	agg := &attestation.Attestation{AggregationBits: bits, Data: d, Signature: aggregateSignatures(e.t, sigs), CommitteeBits: committeeBits(index)}
 	who := committee[0]
 	if aggregator != nil {
 		who = *aggregator
@@ -276,15 +266,7 @@ func (e *gsEnv) signedAggregate(aggregator uint64, agg *attestation.Attestation)
 		AggregatorIndex: aggregator, Aggregate: agg,
 		SelectionProof: e.selectionProof(aggregator, agg.Data.Slot),
 	}
-	c := *aap
-	a := *agg
-	a.Data = agg.Data.Copy()
-	c.Aggregate = &a
-	root, err := ssz.ComputeSigningRoot(&c, e.domain(ssz.DomainAggregateAndProof, agg.Data.Target.Epoch))
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return &attestation.SignedAggregateAndProof{Message: aap, Signature: e.signRoot(aggregator, root)}
+	return &attestation.SignedAggregateAndProof{Message: aap, Signature: e.env().signAggregateAndProof(aap)}
 }
 
 // run sends the messages to a new pool over the node, in order, each at
@@ -598,9 +580,7 @@ var gsAggregateCases = slices.Concat([]gsCase{
 	}},
 	{name: "test_gossip_beacon_aggregate_and_proof__reject_committee_index_out_of_range", forks: gsElectraOn, build: func(e *gsEnv) []gsMsg {
 		sap := e.aggAt1()
-		cb := bitfield.NewBitvector64()
-		cb.SetBitAt(e.committeesPerSlot(0), true)
-		sap.Message.Aggregate.CommitteeBits = cb
+		sap.Message.Aggregate.CommitteeBits = committeeBits(e.committeesPerSlot(0))
 		return []gsMsg{aggMsg(slotMs(1)+500, sap, Reject, "committee index out of range")}
 	}},
 	{name: "test_gossip_beacon_aggregate_and_proof__valid_within_clock_disparity", forks: gsElectraOn, build: func(e *gsEnv) []gsMsg {

@@ -14,6 +14,7 @@ import (
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
 	"github.com/attpool/attpool/ssz"
+	"github.com/attpool/attpool/verifier"
 )
 
 // testCommittees has cps committees of size validators per slot; validator
@@ -142,26 +143,45 @@ func (e *env) aggregatorFor(slot, ci uint64) (uint64, [96]byte) {
 // aggregate returns a signed aggregate of committee ci over the positions.
 func (e *env) aggregate(d *attestation.AttestationData, ci uint64, positions []uint64) *attestation.SignedAggregateAndProof {
 	bits := bitfield.NewBitlist(e.comm.size)
-	var sigs []*crypto.Signature
+	var sigs [][96]byte
 	root := e.dataSigningRoot(d)
 	for _, pos := range positions {
 		bits.SetBitAt(pos, true)
-		sigs = append(sigs, crypto.Sign(e.keys.SecretKey(e.comm.validator(d.Slot, ci, pos)), root[:]))
+		sigs = append(sigs, e.sign(e.comm.validator(d.Slot, ci, pos), root))
 	}
-	sig, err := crypto.AggregateSignatures(sigs)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	cb := bitfield.NewBitvector64()
-	cb.SetBitAt(ci, true)
 	pos, proof := e.aggregatorFor(d.Slot, ci)
 	aggregator := e.comm.validator(d.Slot, ci, pos)
 	aap := &attestation.AggregateAndProof{
 		AggregatorIndex: aggregator,
-		Aggregate:       &attestation.Attestation{AggregationBits: bits, Data: d, Signature: sig.Bytes(), CommitteeBits: cb},
+		Aggregate:       &attestation.Attestation{AggregationBits: bits, Data: d, Signature: aggregateSignatures(e.t, sigs), CommitteeBits: committeeBits(ci)},
 		SelectionProof:  proof,
 	}
 	return &attestation.SignedAggregateAndProof{Message: aap, Signature: e.signAggregateAndProof(aap)}
+}
+
+// aggregateSignatures returns the aggregate of the encoded signatures.
+func aggregateSignatures(t testing.TB, encoded [][96]byte) [96]byte {
+	t.Helper()
+	sigs := make([]*crypto.Signature, len(encoded))
+	for i, b := range encoded {
+		s, err := crypto.SignatureFromBytes(b[:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		sigs[i] = s
+	}
+	sig, err := crypto.AggregateSignatures(sigs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sig.Bytes()
+}
+
+// committeeBits returns the committee bits of committee ci alone.
+func committeeBits(ci uint64) bitfield.Bitvector64 {
+	cb := bitfield.NewBitvector64()
+	cb.SetBitAt(ci, true)
+	return cb
 }
 
 func (e *env) signAggregateAndProof(aap *attestation.AggregateAndProof) [96]byte {
@@ -193,6 +213,18 @@ func (e *env) pool(cfg Config) *Pool {
 		checkInvariants(e.t, p)
 	})
 	return p
+}
+
+// newTestVerifier returns a verifier closed when the test ends (after the
+// pools the test starts later, which Cleanup closes first).
+func newTestVerifier(t testing.TB) *verifier.Verifier {
+	t.Helper()
+	v, err := verifier.New(verifier.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(v.Close)
+	return v
 }
 
 // checkLeaks fails t if goroutines started during the test outlive it: a

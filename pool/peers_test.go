@@ -152,12 +152,7 @@ func TestIsolatedPeerNeverMixed(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, 2, 32, 100)
 		e.setSlot(testSlot, 1000)
-		v, err := verifier.New(verifier.Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer v.Close()
-		gv := &peerRecorder{v: v, peer: map[[96]byte]Peer{}, in: make(chan struct{})}
+		gv := &peerRecorder{v: newTestVerifier(t), peer: map[[96]byte]Peer{}, in: make(chan struct{})}
 		p := e.pool(Config{SignatureVerifier: gv, VerifyWorkers: 1, BatchDelay: time.Second})
 		d := e.data(testSlot)
 		ctx := context.Background()

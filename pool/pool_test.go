@@ -616,23 +616,33 @@ func TestPerSignature(t *testing.T) {
 		e := newEnv(t, 1, 8, 100)
 		e.setSlot(testSlot, 1000)
 		p := e.pool(Config{PerSignature: true})
-		d := e.data(testSlot)
-		var chans []<-chan Result
-		for pos := range uint64(8) {
-			att, subnet := e.single(d, 0, pos)
-			if pos%3 == 0 {
-				att.Signature = e.sign(att.AttesterIndex, [32]byte{3})
-			}
-			chans = append(chans, p.ValidateAttestationAsync(context.Background(), att, subnet))
-		}
-		for pos, c := range chans {
-			if pos%3 == 0 {
-				wantResult(t, <-c, Reject, ErrInvalidSignature)
-			} else {
-				wantResult(t, <-c, Accept, nil)
-			}
-		}
+		checkCommitteeVerdicts(t, e, func(pos uint64) bool { return pos%3 == 0 }, func(_ uint64, att *attestation.SingleAttestation, subnet uint64) <-chan Result {
+			return p.ValidateAttestationAsync(context.Background(), att, subnet)
+		})
 	})
+}
+
+// checkCommitteeVerdicts submits the attestations of the 8 members of
+// committee 0 at testSlot, those at the positions invalid picks signed over
+// another root, and checks that those are rejected and the others accepted.
+func checkCommitteeVerdicts(t *testing.T, e *env, invalid func(pos uint64) bool, submit func(pos uint64, att *attestation.SingleAttestation, subnet uint64) <-chan Result) {
+	t.Helper()
+	d := e.data(testSlot)
+	var chans []<-chan Result
+	for pos := range uint64(8) {
+		att, subnet := e.single(d, 0, pos)
+		if invalid(pos) {
+			att.Signature = e.sign(att.AttesterIndex, [32]byte{3})
+		}
+		chans = append(chans, submit(pos, att, subnet))
+	}
+	for pos, c := range chans {
+		if invalid(uint64(pos)) {
+			wantResult(t, <-c, Reject, ErrInvalidSignature)
+		} else {
+			wantResult(t, <-c, Accept, nil)
+		}
+	}
 }
 
 // countingVerifier is a SignatureVerifier a node might supply: it wraps a
@@ -651,31 +661,13 @@ func (c *countingVerifier) Verify(sets []verifier.Set) []bool {
 // it and gives its verdicts (also for messages with a forwarding peer).
 func TestInjectedVerifier(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		shared, err := verifier.New(verifier.Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer shared.Close()
-		cv := &countingVerifier{v: shared}
+		cv := &countingVerifier{v: newTestVerifier(t)}
 		e := newEnv(t, 1, 8, 100)
 		e.setSlot(testSlot, 1000)
 		p := e.pool(Config{SignatureVerifier: cv})
-		d := e.data(testSlot)
-		var chans []<-chan Result
-		for pos := range uint64(8) {
-			att, subnet := e.single(d, 0, pos)
-			if pos%4 == 1 {
-				att.Signature = e.sign(att.AttesterIndex, [32]byte{3})
-			}
-			chans = append(chans, p.ValidateAttestationFromAsync(context.Background(), Peer(fmt.Sprint("peer", pos%2)), att, subnet))
-		}
-		for pos, c := range chans {
-			if pos%4 == 1 {
-				wantResult(t, <-c, Reject, ErrInvalidSignature)
-			} else {
-				wantResult(t, <-c, Accept, nil)
-			}
-		}
+		checkCommitteeVerdicts(t, e, func(pos uint64) bool { return pos%4 == 1 }, func(pos uint64, att *attestation.SingleAttestation, subnet uint64) <-chan Result {
+			return p.ValidateAttestationFromAsync(context.Background(), Peer(fmt.Sprint("peer", pos%2)), att, subnet)
+		})
 		p.Close()
 		if got := cv.sets.Load(); got != 8 {
 			t.Fatalf("injected verifier saw %d sets, want 8", got)

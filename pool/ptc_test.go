@@ -33,12 +33,7 @@ func TestPayloadAttestationRules(t *testing.T) {
 	checkLeaks(t)
 	e := newEnv(t, 2, 32, 100)
 	member := e.comm.validator(testSlot, 1, 7)
-	cases := []struct {
-		name    string
-		setup   func(p *Pool, m *attestation.PayloadAttestationMessage)
-		verdict Verdict
-		err     error
-	}{
+	cases := []ruleCase[*attestation.PayloadAttestationMessage]{
 		{"accept", nil, Accept, nil},
 		{"malformed", func(_ *Pool, m *attestation.PayloadAttestationMessage) { m.Data = nil }, Reject, ErrMalformed},
 		{"not current slot", func(*Pool, *attestation.PayloadAttestationMessage) { e.setSlot(testSlot+1, 501) }, Ignore, ErrNotCurrentSlot},

@@ -16,6 +16,15 @@ import (
 
 const testSlot = 40 // epoch 1
 
+// ruleCase is a row of a gossip-rule table: setup changes a valid message
+// of type M (or the node), and the pool must answer verdict with err.
+type ruleCase[M any] struct {
+	name    string
+	setup   func(p *Pool, m M)
+	verdict Verdict
+	err     error
+}
+
 func TestAttestationRules(t *testing.T) {
 	checkLeaks(t)
 	e := newEnv(t, 2, 8, 100)
@@ -115,12 +124,7 @@ func TestAggregateRules(t *testing.T) {
 		}
 		return false
 	}
-	cases := []struct {
-		name    string
-		setup   func(p *Pool, sap *attestation.SignedAggregateAndProof)
-		verdict Verdict
-		err     error
-	}{
+	cases := []ruleCase[*attestation.SignedAggregateAndProof]{
 		{"accept", nil, Accept, nil},
 		{"malformed", func(_ *Pool, sap *attestation.SignedAggregateAndProof) { sap.Message.Aggregate = nil }, Reject, ErrMalformed},
 		{"malformed bits", func(_ *Pool, sap *attestation.SignedAggregateAndProof) {
@@ -363,12 +367,7 @@ func (g *gateVerifier) Verify(sets []verifier.Set) []bool {
 }
 
 func newGateVerifier(t *testing.T) *gateVerifier {
-	v, err := verifier.New(verifier.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(v.Close)
-	return &gateVerifier{v: v, entered: make(chan struct{}, 1), release: make(chan struct{})}
+	return &gateVerifier{v: newTestVerifier(t), entered: make(chan struct{}, 1), release: make(chan struct{})}
 }
 
 // TestPoolOwnsItsInputs: the first caller of a message whose context ends

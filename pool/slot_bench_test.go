@@ -49,14 +49,11 @@ func BenchmarkFullSlot(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			var total time.Duration
 			for b.Loop() {
-				p, err := pool.New(c.cfg, net.Node())
-				if err != nil {
-					b.Fatal(err)
-				}
-				net.SetSlot(benchSlot, 4*time.Second)
-				results, wall := pooltest.Submit(p, c.msgs, 64)
-				p.Close()
-				total += wall
+				var results []pool.Result
+				total += poolSlot(b, c.cfg, net, 4*time.Second, func(p *pool.Pool) (wall time.Duration) {
+					results, wall = pooltest.Submit(p, c.msgs, 64)
+					return wall
+				})
 				if t := pooltest.Check(c.msgs, results); len(t.Wrong) > 0 {
 					b.Fatalf("%d wrong verdicts (first: %v)", len(t.Wrong), results[t.Wrong[0]])
 				}
@@ -65,4 +62,17 @@ func BenchmarkFullSlot(b *testing.B) {
 			b.ReportMetric(float64(len(c.msgs)), "msgs")
 		})
 	}
+}
+
+// poolSlot runs submit on a new pool over net, its clock at into benchSlot,
+// closes the pool and returns the wall time submit measured.
+func poolSlot(b *testing.B, cfg pool.Config, net *pooltest.Network, at time.Duration, submit func(*pool.Pool) time.Duration) time.Duration {
+	p, err := pool.New(cfg, net.Node())
+	if err != nil {
+		b.Fatal(err)
+	}
+	net.SetSlot(benchSlot, at)
+	wall := submit(p)
+	p.Close()
+	return wall
 }
