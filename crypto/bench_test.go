@@ -2,6 +2,8 @@ package crypto
 
 import (
 	"testing"
+
+	"github.com/attpool/attpool/internal/curve"
 )
 
 func BenchmarkCrypto(b *testing.B) {
@@ -37,7 +39,7 @@ func BenchmarkCrypto(b *testing.B) {
 	b.Run("InG2", func(b *testing.B) {
 		for b.Loop() {
 			if !sig.InG2() {
-				b.Fatal("not in G2")
+				b.Fatal("not in curve.G2")
 			}
 		}
 	})
@@ -53,16 +55,16 @@ func BenchmarkCrypto(b *testing.B) {
 			}
 		}
 	})
-	b.Run("HashToG2", func(b *testing.B) {
+	b.Run("curve.HashToG2", func(b *testing.B) {
 		for b.Loop() {
-			HashToG2(msg, DST)
+			curve.HashToG2(msg, []byte(dst))
 		}
 	})
 
 	pts512 := ptrs(g2Points(512, 40))
-	b.Run("SumG2/n=512", func(b *testing.B) {
+	b.Run("curve.SumG2/n=512", func(b *testing.B) {
 		for b.Loop() {
-			SumG2(pts512)
+			curve.SumG2(pts512)
 		}
 	})
 	b.Run("Mul13Add", func(b *testing.B) {
@@ -77,45 +79,45 @@ func BenchmarkCrypto(b *testing.B) {
 		g1 := ptrs(g1Points(n, 42))
 		g2 := pts512[:n]
 		sc := scalars64(rng, n)
-		b.Run("MultiExpG1/64bit/n="+itoa(n), func(b *testing.B) {
+		b.Run("curve.MultiExpG1/64bit/n="+itoa(n), func(b *testing.B) {
 			for b.Loop() {
-				MultiExpG1(g1, sc, 64)
+				curve.MultiExpG1(g1, sc, 64)
 			}
 		})
-		b.Run("MultiExpG2/64bit/n="+itoa(n), func(b *testing.B) {
+		b.Run("curve.MultiExpG2/64bit/n="+itoa(n), func(b *testing.B) {
 			for b.Loop() {
-				MultiExpG2(g2, sc, 64)
+				curve.MultiExpG2(g2, sc, 64)
 			}
 		})
 	}
 
-	g := G1Generator()
+	g := curve.G1Generator()
 	ng := g.Jacobian()
 	negG := ng.Neg().Affine()
-	h := HashToG2(msg, DST)
-	ps := []G1Affine{*pk.Point(), negG}
-	qs := []G2Affine{h, *sig.Point()}
-	b.Run("MillerLoop/pairs=2", func(b *testing.B) {
+	h := curve.HashToG2(msg, []byte(dst))
+	ps := []curve.G1Affine{*pk.point(), negG}
+	qs := []curve.G2Affine{h, *sig.point()}
+	b.Run("curve.MillerLoop/pairs=2", func(b *testing.B) {
 		for b.Loop() {
-			MillerLoop(ps, qs)
+			curve.MillerLoop(ps, qs)
 		}
 	})
 	b.Run("FinalExpIsOne", func(b *testing.B) {
-		f := MillerLoop(ps, qs)
+		f := curve.MillerLoop(ps, qs)
 		for b.Loop() {
 			if !f.FinalExpIsOne() {
 				b.Fatal("not one")
 			}
 		}
 	})
-	b.Run("BatchAffineG1/n=512", func(b *testing.B) {
-		js := make([]G1, 512)
+	b.Run("curve.BatchAffineG1/n=512", func(b *testing.B) {
+		js := make([]curve.G1, 512)
 		for i, p := range g1Points(512, 43) {
 			js[i] = p.Jacobian()
 			js[i].Add(&js[i])
 		}
 		for b.Loop() {
-			BatchAffineG1(js)
+			curve.BatchAffineG1(js)
 		}
 	})
 }

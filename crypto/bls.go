@@ -1,45 +1,47 @@
 package crypto
 
 import (
+	"github.com/attpool/attpool/internal/curve"
 	blst "github.com/supranational/blst/bindings/go"
 )
 
-// Sign signs msg with sk under [DST].
+// Sign signs msg with sk under the ciphersuite's domain tag
+// (BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_).
 func Sign(sk *SecretKey, msg []byte) *Signature {
 	s := new(Signature)
-	s.a.p = *new(blst.P2Affine).Sign(&sk.s, msg, DST)
+	*s.a.Blst() = *new(blst.P2Affine).Sign(&sk.s, msg, []byte(dst))
 	return s
 }
 
 // Verify reports whether sig is pk's signature of msg: the specs' Verify,
 // including the G2 subgroup check of sig (pk was validated when decoded).
-// A nil argument gives false.
+// A nil argument or the zero PublicKey gives false.
 func Verify(pk *PublicKey, msg []byte, sig *Signature) bool {
-	if pk == nil || sig == nil {
+	if !validKey(pk) || sig == nil {
 		return false
 	}
-	return sig.a.p.Verify(true, &pk.a.p, false, msg, DST)
+	return sig.a.Blst().Verify(true, pk.a.Blst(), false, msg, []byte(dst))
 }
 
 // AggregateVerify reports whether sig is the aggregate of the signatures of
 // pks[i] over msgs[i]. Empty or mismatched inputs give false.
 func AggregateVerify(pks []*PublicKey, msgs [][]byte, sig *Signature) bool {
-	if len(pks) == 0 || len(pks) != len(msgs) || sig == nil || hasNil(pks) {
+	if len(pks) == 0 || len(pks) != len(msgs) || sig == nil || hasInvalid(pks) {
 		return false
 	}
 	ps := make([]*blst.P1Affine, len(pks))
 	for i, pk := range pks {
-		ps[i] = &pk.a.p
+		ps[i] = pk.a.Blst()
 	}
 	ms := make([]blst.Message, len(msgs))
 	copy(ms, msgs)
-	return sig.a.p.AggregateVerify(true, ps, false, ms, DST)
+	return sig.a.Blst().AggregateVerify(true, ps, false, ms, []byte(dst))
 }
 
 // FastAggregateVerify reports whether sig is the aggregate of the signatures
 // of every key in pks over one msg. No keys give false.
 func FastAggregateVerify(pks []*PublicKey, msg []byte, sig *Signature) bool {
-	if len(pks) == 0 || sig == nil || hasNil(pks) {
+	if len(pks) == 0 || sig == nil || hasInvalid(pks) {
 		return false
 	}
 	agg, err := AggregatePublicKeys(pks)
@@ -59,9 +61,14 @@ func EthFastAggregateVerify(pks []*PublicKey, msg []byte, sig *Signature) bool {
 	return FastAggregateVerify(pks, msg, sig)
 }
 
-func hasNil(pks []*PublicKey) bool {
+// validKey reports whether pk is a key: not nil, not the zero value (the
+// point at infinity, which no decoder returns).
+func validKey(pk *PublicKey) bool { return pk != nil && !pk.a.IsInfinity() }
+
+// hasInvalid reports whether a key of pks is not [validKey].
+func hasInvalid(pks []*PublicKey) bool {
 	for _, pk := range pks {
-		if pk == nil {
+		if !validKey(pk) {
 			return true
 		}
 	}
@@ -74,14 +81,14 @@ func AggregateSignatures(sigs []*Signature) (*Signature, error) {
 	if len(sigs) == 0 {
 		return nil, wrapf(ErrEmpty, "aggregating signatures")
 	}
-	pts := make([]*G2Affine, len(sigs))
+	pts := make([]*curve.G2Affine, len(sigs))
 	for i, s := range sigs {
 		if s == nil {
 			return nil, wrapf(ErrInvalidEncoding, "aggregating signatures: nil signature %d", i)
 		}
 		pts[i] = &s.a
 	}
-	sum := SumG2(pts)
+	sum := curve.SumG2(pts)
 	return &Signature{a: sum.Affine()}, nil
 }
 
@@ -99,18 +106,18 @@ func AggregatePublicKeys(pks []*PublicKey) (*PublicKey, error) {
 	return &PublicKey{a: sum.Affine()}, nil
 }
 
-func sumKeys(pks []*PublicKey) (G1, error) {
+func sumKeys(pks []*PublicKey) (curve.G1, error) {
 	if len(pks) == 0 {
-		return G1{}, wrapf(ErrEmpty, "aggregating public keys")
+		return curve.G1{}, wrapf(ErrEmpty, "aggregating public keys")
 	}
-	pts := make([]*G1Affine, len(pks))
+	pts := make([]*curve.G1Affine, len(pks))
 	for i, pk := range pks {
-		if pk == nil {
-			return G1{}, wrapf(ErrInvalidEncoding, "aggregating public keys: nil key %d", i)
+		if !validKey(pk) {
+			return curve.G1{}, wrapf(ErrInvalidEncoding, "aggregating public keys: nil or zero key %d", i)
 		}
 		pts[i] = &pk.a
 	}
-	return SumG1(pts), nil
+	return curve.SumG1(pts), nil
 }
 
 // EthAggregatePubkeys is the consensus specs' eth_aggregate_pubkeys over
@@ -131,6 +138,6 @@ func EthAggregatePubkeys(encoded [][]byte) ([PublicKeySize]byte, error) {
 		return out, err
 	}
 	a := sum.Affine()
-	copy(out[:], a.p.Compress())
+	copy(out[:], a.Blst().Compress())
 	return out, nil
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"math/big"
 	"testing"
+
+	"github.com/attpool/attpool/internal/curve"
 )
 
 func TestSignVerify(t *testing.T) {
@@ -32,9 +34,9 @@ func TestSignVerify(t *testing.T) {
 	if Verify(pk, msg, Sign(other, msg)) {
 		t.Error("accepted another key's signature")
 	}
-	neg := sig.Point().Jacobian()
+	neg := sig.point().Jacobian()
 	negA := neg.Neg().Affine()
-	if Verify(pk, msg, SignatureFromPoint(&negA)) {
+	if Verify(pk, msg, signatureFromPoint(&negA)) {
 		t.Error("accepted the negated signature")
 	}
 	var inf Signature
@@ -80,18 +82,18 @@ func TestVerifyRejectsOutsideG2(t *testing.T) {
 		t.Fatal("decoded another point")
 	}
 	// 13*bad == 13*sig: the shift is invisible to a multiple of 13.
-	x, y := bad.Point().Jacobian(), sig.Point().Jacobian()
+	x, y := bad.point().Jacobian(), sig.point().Jacobian()
 	if x.Equal(&y) || !x.Mul([]byte{13}, 4).Equal(y.Mul([]byte{13}, 4)) {
 		t.Fatal("bad - sig is not of order 13")
 	}
 	if Verify(pk, msg, dec) {
-		t.Error("Verify accepted a signature outside G2")
+		t.Error("Verify accepted a signature outside curve.G2")
 	}
 	if FastAggregateVerify([]*PublicKey{pk}, msg, dec) || EthFastAggregateVerify([]*PublicKey{pk}, msg, dec) {
-		t.Error("FastAggregateVerify accepted a signature outside G2")
+		t.Error("FastAggregateVerify accepted a signature outside curve.G2")
 	}
 	if AggregateVerify([]*PublicKey{pk}, [][]byte{msg}, dec) {
-		t.Error("AggregateVerify accepted a signature outside G2")
+		t.Error("AggregateVerify accepted a signature outside curve.G2")
 	}
 }
 
@@ -231,11 +233,11 @@ func TestAggregateSignatures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := G2Infinity()
+	want := curve.G2Infinity()
 	for _, s := range sigs {
-		want.AddAffine(s.Point())
+		want.AddAffine(s.point())
 	}
-	if wantA := want.Affine(); !agg.Point().Equal(&wantA) {
+	if wantA := want.Affine(); !agg.point().Equal(&wantA) {
 		t.Error("aggregate is not the sum")
 	}
 	one, err := AggregateSignatures(sigs[:1])
@@ -244,9 +246,9 @@ func TestAggregateSignatures(t *testing.T) {
 	}
 	// With infinity and a cancelling pair.
 	var inf Signature
-	n := sigs[0].Point().Jacobian()
+	n := sigs[0].point().Jacobian()
 	nA := n.Neg().Affine()
-	z, err := AggregateSignatures([]*Signature{sigs[0], &inf, SignatureFromPoint(&nA)})
+	z, err := AggregateSignatures([]*Signature{sigs[0], &inf, signatureFromPoint(&nA)})
 	if err != nil || !z.IsInfinity() {
 		t.Errorf("s + inf + (-s): %v, infinity %v", err, z != nil && z.IsInfinity())
 	}
@@ -329,7 +331,7 @@ func TestPublicKeyAndSignatureAccessors(t *testing.T) {
 	if !a.Equal(a) || a.Equal(b) || b.Equal(a) {
 		t.Error("PublicKey.Equal")
 	}
-	if a.Point() != a.Point() || a.Point().IsInfinity() {
+	if a.point() != a.point() || a.point().IsInfinity() {
 		t.Error("PublicKey.Point")
 	}
 	s := Sign(interopKey(t, 0), []byte("m"))
@@ -337,40 +339,43 @@ func TestPublicKeyAndSignatureAccessors(t *testing.T) {
 	if !s.Equal(s) || s.Equal(u) {
 		t.Error("Signature.Equal")
 	}
-	if s.Point() != s.Point() || !s.Point().Equal(s.Point()) || s.Point().Equal(u.Point()) {
+	if s.point() != s.point() || !s.point().Equal(s.point()) || s.point().Equal(u.point()) {
 		t.Error("Signature.Point")
 	}
-	w := SignatureFromPoint(s.Point())
-	if !w.Equal(s) || w.Point() == s.Point() {
+	w := signatureFromPoint(s.point())
+	if !w.Equal(s) || w.point() == s.point() {
 		t.Error("SignatureFromPoint does not copy the point")
 	}
 	if s.IsInfinity() || !new(Signature).IsInfinity() {
 		t.Error("Signature.IsInfinity")
 	}
 	if !new(Signature).InG2() {
-		t.Error("infinity is in G2")
+		t.Error("infinity is in curve.G2")
 	}
 }
 
 // TestHashToG2 checks the RFC 9380 test vector of
 // BLS12381G2_XMD:SHA-256_SSWU_RO_ (appendix J.10.1, msg = "").
 func TestHashToG2(t *testing.T) {
-	dst := []byte("QUUX-V01-CS02-with-BLS12381G2_XMD:SHA-256_SSWU_RO_")
+	quux := []byte("QUUX-V01-CS02-with-BLS12381G2_XMD:SHA-256_SSWU_RO_")
 	want := "05cb8437535e20ecffaef7752baddf98034139c38452458baeefab379ba13dff5bf5dd71b72418717047f5b0f37da03d" + // x.c1
 		"0141ebfbdca40eb85b87142e130ab689c673cf60f1a3e98d69335266f30d9b8d4ac44c1038e9dcdd5393faf5c41fb78a" + // x.c0
 		"12424ac32561493f3fe3c260708a12b7c620e7be00099a974e259ddc7d1f6395c3c811cdd19f1e8dbf3e9ecfdcbab8d6" + // y.c1
 		"0503921d7f6a12805e72940b963c0cf3471c7b2a524950ca195d11062ee75ec076daf2d4bc358c4b190c0c98064fdd92" //  y.c0
-	h := HashToG2(nil, dst)
+	h := curve.HashToG2(nil, quux)
 	if u := h.Uncompressed(); !bytes.Equal(u[:], mustHex(t, want)) {
-		t.Errorf("HashToG2(\"\") = %x\nwant %s", u, want)
+		t.Errorf("curve.HashToG2(\"\") = %x\nwant %s", u, want)
 	}
-	checkOnCurveInG2(t, SignatureFromPoint(&h))
+	if u := HashToCurveG2(nil, quux); !bytes.Equal(u[:], mustHex(t, want)) {
+		t.Errorf("HashToCurveG2(\"\") = %x\nwant %s", u, want)
+	}
+	checkOnCurveInG2(t, signatureFromPoint(&h))
 	// Domain separation and message both matter.
-	a, b, c := HashToG2([]byte("m"), DST), HashToG2([]byte("m"), dst), HashToG2([]byte("n"), DST)
+	a, b, c := curve.HashToG2([]byte("m"), []byte(dst)), curve.HashToG2([]byte("m"), quux), curve.HashToG2([]byte("n"), []byte(dst))
 	if a.Equal(&b) || a.Equal(&c) {
-		t.Error("HashToG2 collides")
+		t.Error("curve.HashToG2 collides")
 	}
-	if a2 := HashToG2([]byte("m"), DST); !a.Equal(&a2) {
-		t.Error("HashToG2 is not deterministic")
+	if a2 := curve.HashToG2([]byte("m"), []byte(dst)); !a.Equal(&a2) {
+		t.Error("curve.HashToG2 is not deterministic")
 	}
 }

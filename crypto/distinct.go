@@ -15,7 +15,7 @@ import (
 // nothing about which set failed; empty or mismatched inputs give false.
 func VerifyDistinctBatch(pks []*PublicKey, msgs [][]byte, sigs []*Signature) bool {
 	n := len(pks)
-	if n == 0 || len(msgs) != n || len(sigs) != n || hasNil(pks) {
+	if n == 0 || len(msgs) != n || len(sigs) != n || hasInvalid(pks) {
 		return false
 	}
 	ps := make([]*blst.P1Affine, n)
@@ -25,7 +25,7 @@ func VerifyDistinctBatch(pks []*PublicKey, msgs [][]byte, sigs []*Signature) boo
 		if sigs[i] == nil {
 			return false
 		}
-		ps[i], ss[i], ms[i] = &pks[i].a.p, &sigs[i].a.p, msgs[i]
+		ps[i], ss[i], ms[i] = pks[i].a.Blst(), sigs[i].a.Blst(), msgs[i]
 	}
 	randFn := func(s *blst.Scalar) {
 		var b [32]byte
@@ -39,5 +39,5 @@ func VerifyDistinctBatch(pks []*PublicKey, msgs [][]byte, sigs []*Signature) boo
 		}
 		s.FromLEndian(b[:])
 	}
-	return new(blst.P2Affine).MultipleAggregateVerify(ss, true, ps, false, ms, DST, randFn, 64)
+	return new(blst.P2Affine).MultipleAggregateVerify(ss, true, ps, false, ms, []byte(dst), randFn, 64)
 }

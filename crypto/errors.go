@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/attpool/attpool/internal/curve"
 )
 
 // Errors returned by the decoders and constructors of this package. They are
@@ -24,20 +26,18 @@ var (
 	ErrInvalidSecretKey = errors.New("attpool/crypto: invalid secret key")
 	// ErrEmpty: an aggregation over no inputs.
 	ErrEmpty = errors.New("attpool/crypto: empty input")
-	// ErrInvalidArgument: an argument outside what a function accepts (a
-	// nil point, a digit not below 13).
-	ErrInvalidArgument = errors.New("attpool/crypto: invalid argument")
 )
 
-func decodeErr(code int) error {
-	switch code {
-	case blstSuccess:
+// decodeErr is the sentinel of blst's verdict on an encoding.
+func decodeErr(r curve.DecodeResult) error {
+	switch r {
+	case curve.Decoded:
 		return nil
-	case blstNotOnCurve:
+	case curve.PointNotOnCurve:
 		return ErrNotOnCurve
-	case blstNotInGroup:
+	case curve.PointNotInGroup:
 		return ErrNotInSubgroup
-	case blstPkIsInfinity:
+	case curve.PointIsInfinity:
 		return ErrInfinity
 	default:
 		return ErrInvalidEncoding

@@ -88,21 +88,3 @@ func ExampleAggregateVerify() {
 	// true
 	// false
 }
-
-// The building blocks: a pairing check e(pk, H(m)) * e(-g1, sig) == 1 done
-// by hand, as the batch verifier does for many signatures at once.
-func ExampleMillerLoop() {
-	sk, _ := crypto.InteropSecretKey(1)
-	msg := []byte("m")
-	sig := crypto.Sign(sk, msg)
-
-	g := crypto.G1Generator()
-	ng := g.Jacobian()
-	negG1 := ng.Neg().Affine()
-	f := crypto.MillerLoop(
-		[]crypto.G1Affine{*sk.PublicKey().Point(), negG1},
-		[]crypto.G2Affine{crypto.HashToG2(msg, crypto.DST), *sig.Point()},
-	)
-	fmt.Println(f.FinalExpIsOne())
-	// Output: true
-}

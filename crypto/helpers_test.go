@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/attpool/attpool/internal/curve"
 )
 
 // Curve constants, derived in the tests from the BLS parameter x rather than
@@ -150,7 +152,7 @@ func (a fp2) lexLarger() bool {
 
 // g2Coords decodes p's uncompressed encoding into affine coordinates,
 // asserting that each is canonical (below p).
-func g2Coords(t testing.TB, p *G2Affine) (x, y fp2) {
+func g2Coords(t testing.TB, p *curve.G2Affine) (x, y fp2) {
 	t.Helper()
 	u := p.Uncompressed()
 	var c [4]*big.Int
@@ -171,8 +173,8 @@ func onTwist(x, y fp2) bool {
 }
 
 // mulByOrder returns r*p with blst's generic ladder (r is not below r, so
-// blst cannot take its endomorphism shortcut): the identity iff p is in G2.
-func mulByOrder(p *G2Affine) G2 {
+// blst cannot take its endomorphism shortcut): the identity iff p is in curve.G2.
+func mulByOrder(p *curve.G2Affine) curve.G2 {
 	k, n := leScalar(groupR)
 	q := p.Jacobian()
 	return *q.Mul(k, n)
@@ -192,7 +194,7 @@ func checkEncodingG2(t testing.TB, s *Signature) {
 		}
 		return
 	}
-	x, y := g2Coords(t, s.Point())
+	x, y := g2Coords(t, s.point())
 	if !onTwist(x, y) {
 		t.Fatalf("point %x is not on the curve", b)
 	}
@@ -216,14 +218,14 @@ func checkEncodingG2(t testing.TB, s *Signature) {
 	}
 }
 
-// checkOnCurveInG2 asserts every invariant of a signature in G2.
+// checkOnCurveInG2 asserts every invariant of a signature in curve.G2.
 func checkOnCurveInG2(t testing.TB, s *Signature) {
 	t.Helper()
 	checkEncodingG2(t, s)
-	if !s.InG2() || !s.Point().InG2() {
+	if !s.InG2() || !s.point().InG2() {
 		t.Fatalf("signature %x: InG2 false", s.Bytes())
 	}
-	if q := mulByOrder(s.Point()); !q.IsInfinity() {
+	if q := mulByOrder(s.point()); !q.IsInfinity() {
 		t.Fatalf("signature %x: r*s is not the identity", s.Bytes())
 	}
 	b := s.Bytes()
@@ -233,31 +235,31 @@ func checkOnCurveInG2(t testing.TB, s *Signature) {
 	}
 }
 
-// checkOnCurveNotInG2 asserts that s is on the curve but outside G2.
+// checkOnCurveNotInG2 asserts that s is on the curve but outside curve.G2.
 func checkOnCurveNotInG2(t testing.TB, s *Signature) {
 	t.Helper()
 	checkEncodingG2(t, s)
-	if s.IsInfinity() || s.InG2() || s.Point().InG2() {
-		t.Fatalf("point %x: want outside G2", s.Bytes())
+	if s.IsInfinity() || s.InG2() || s.point().InG2() {
+		t.Fatalf("point %x: want outside curve.G2", s.Bytes())
 	}
-	if q := mulByOrder(s.Point()); q.IsInfinity() {
-		t.Fatalf("point %x: r*s is the identity, so it is in G2", s.Bytes())
+	if q := mulByOrder(s.point()); q.IsInfinity() {
+		t.Fatalf("point %x: r*s is the identity, so it is in curve.G2", s.Bytes())
 	}
 }
 
 // checkPublicKey asserts the invariants of a PublicKey: KeyValidate holds
-// (not infinity, in G1), flags are right and the encoding round-trips.
+// (not infinity, in curve.G1), flags are right and the encoding round-trips.
 func checkPublicKey(t testing.TB, pk *PublicKey) {
 	t.Helper()
 	b := pk.Bytes()
-	if pk.Point().IsInfinity() {
+	if pk.point().IsInfinity() {
 		t.Fatalf("public key %x is infinity", b)
 	}
 	if b[0]&0x80 == 0 || b[0]&0x40 != 0 {
 		t.Fatalf("public key %x: bad flags", b)
 	}
 	k, n := leScalar(groupR)
-	q := pk.Point().Jacobian()
+	q := pk.point().Jacobian()
 	if q.IsInfinity() || !q.Mul(k, n).IsInfinity() {
 		t.Fatalf("public key %x: not of order r", b)
 	}
@@ -267,7 +269,7 @@ func checkPublicKey(t testing.TB, pk *PublicKey) {
 	}
 }
 
-// randomCurvePoint returns a point of the G2 curve that is (with
+// randomCurvePoint returns a point of the curve.G2 curve that is (with
 // overwhelming probability) outside G2: random x bytes with the compression
 // flag, decoded without the subgroup check until one decodes.
 func randomCurvePoint(t testing.TB, rng *rand.Rand) *Signature {
@@ -285,20 +287,20 @@ func randomCurvePoint(t testing.TB, rng *rand.Rand) *Signature {
 	return nil
 }
 
-// order13Point returns a point T of order 13 of the G2 curve.
+// order13Point returns a point T of order 13 of the curve.G2 curve.
 //
 // The curve group has order h2*r with 13^2 | h2. Its 13-part is not cyclic
 // (it is Z/13 x Z/13: every point is killed by h2*r/13, see
 // TestOrder13Construction), so h2*r/13 maps every point to infinity and the
 // construction uses h2*r/169, which projects a point onto its 13-part: that
 // projection has order 13 unless it is zero (probability 1/169).
-func order13Point(t testing.TB, rng *rand.Rand) G2 {
+func order13Point(t testing.TB, rng *rand.Rand) curve.G2 {
 	t.Helper()
 	k := new(big.Int).Mul(cofactorG2, groupR)
 	k.Quo(k, big.NewInt(169))
 	kb, kn := leScalar(k)
 	for range 10 {
-		p := randomCurvePoint(t, rng).Point().Jacobian()
+		p := randomCurvePoint(t, rng).point().Jacobian()
 		p.Mul(kb, kn)
 		if p.IsInfinity() {
 			continue
@@ -310,23 +312,23 @@ func order13Point(t testing.TB, rng *rand.Rand) G2 {
 		return p
 	}
 	t.Fatal("no point of order 13 found")
-	return G2{}
+	return curve.G2{}
 }
 
 // outsideG2Signature returns sig + T for T of order 13: a curve point
-// outside G2 that shifts a valid signature.
+// outside curve.G2 that shifts a valid signature.
 func outsideG2Signature(t testing.TB, sig *Signature, rng *rand.Rand) *Signature {
 	t.Helper()
 	T := order13Point(t, rng)
-	s := sig.Point().Jacobian()
+	s := sig.point().Jacobian()
 	s.Add(&T)
 	a := s.Affine()
-	return SignatureFromPoint(&a)
+	return signatureFromPoint(&a)
 }
 
 // mulRefG2 is double-and-add k*p, with Double and Add only: a reference for Mul.
-func mulRefG2(p G2, k *big.Int) G2 {
-	acc := G2Infinity()
+func mulRefG2(p curve.G2, k *big.Int) curve.G2 {
+	acc := curve.G2Infinity()
 	for i := k.BitLen() - 1; i >= 0; i-- {
 		acc.Double()
 		if k.Bit(i) == 1 {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/big"
 
+	"github.com/attpool/attpool/internal/curve"
 	blst "github.com/supranational/blst/bindings/go"
 
 	"github.com/attpool/attpool/internal/par"
@@ -19,16 +20,18 @@ const (
 	SignatureSize = 96
 )
 
-// DST is the hash-to-curve domain separation tag of Ethereum's BLS signatures
+// dst is the hash-to-curve domain separation tag of Ethereum's BLS signatures
 // (the proof-of-possession ciphersuite of the IETF BLS draft, min-pk).
-var DST = []byte("BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_")
+const dst = "BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_"
 
 // curveOrder is r, the order of G1, G2 and GT.
 var curveOrder, _ = new(big.Int).SetString("73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001", 16)
 
-// SecretKey is a BLS secret key: a scalar in [1, r). The zero value is not a
-// valid key; make one with [SecretKeyFromBytes], [GenerateSecretKey] or
-// [InteropSecretKey].
+// SecretKey is a BLS secret key: a scalar in [1, r). The zero value is the
+// scalar 0, not a valid key: its public key is the point at infinity, which
+// KeyValidate rejects, and what it signs is the infinity signature, which
+// no valid key verifies. Make keys with [SecretKeyFromBytes],
+// [GenerateSecretKey] or [InteropSecretKey].
 type SecretKey struct {
 	s blst.SecretKey
 }
@@ -87,17 +90,18 @@ func (sk *SecretKey) Bytes() [SecretKeySize]byte {
 // PublicKey returns the key's public key.
 func (sk *SecretKey) PublicKey() *PublicKey {
 	pk := new(PublicKey)
-	pk.a.p = *new(blst.P1Affine).From(&sk.s)
+	*pk.a.Blst() = *new(blst.P1Affine).From(&sk.s)
 	return pk
 }
 
 // PublicKey is a BLS public key: a point of G1 that passed KeyValidate (on the
 // curve, in G1, not the point at infinity). Values come from
-// [PublicKeyFromBytes], [SecretKey.PublicKey] or [AggregatePublicKeys]; the
-// zero value is not a valid key and must not be used. A PublicKey is
+// [PublicKeyFromBytes], [SecretKey.PublicKey] or [AggregatePublicKeys]. The
+// zero value is the point at infinity, not a valid key: the verification
+// and aggregation functions reject it as they reject nil. A PublicKey is
 // immutable and safe for concurrent use.
 type PublicKey struct {
-	a G1Affine
+	a curve.G1Affine // first field: package internal/blspoint reads it
 }
 
 // PublicKeyFromBytes decodes a 48-byte compressed G1 point and applies the
@@ -111,7 +115,7 @@ func PublicKeyFromBytes(b []byte) (*PublicKey, error) {
 	var in [PublicKeySize]byte
 	copy(in[:], b)
 	pk := new(PublicKey)
-	if err := decodeErr(uncompressG1(&pk.a.p, &in)); err != nil {
+	if err := decodeErr(pk.a.SetCompressed(&in)); err != nil {
 		return nil, wrapf(err, "public key")
 	}
 	if err := pk.keyValidate("public key"); err != nil {
@@ -123,23 +127,22 @@ func PublicKeyFromBytes(b []byte) (*PublicKey, error) {
 // Bytes returns the 48-byte compressed encoding.
 func (pk *PublicKey) Bytes() [PublicKeySize]byte {
 	var out [PublicKeySize]byte
-	copy(out[:], pk.a.p.Compress())
+	copy(out[:], pk.a.Blst().Compress())
 	return out
 }
 
 // Equal reports whether pk and q are the same key.
-func (pk *PublicKey) Equal(q *PublicKey) bool { return pk.a.p.Equals(&q.a.p) }
-
-// Point returns the key's point. It aliases pk: do not modify it.
-func (pk *PublicKey) Point() *G1Affine { return &pk.a }
+func (pk *PublicKey) Equal(q *PublicKey) bool { return pk.a.Blst().Equals(q.a.Blst()) }
 
 // Signature is a BLS signature: a point on the G2 curve in affine form. A
 // Signature from [SignatureFromBytes] or [Sign] is in G2; one from
 // [Signature.SetBytesNoSubgroupCheck] is only known to be on the curve, and
 // whoever decoded it must check the subgroup before trusting a verdict. The
-// zero value is not a valid point.
+// zero value is the point at infinity, the same value [SignatureFromBytes]
+// decodes from the infinity encoding (0xc0 then zeros): a valid element of
+// G2, the aggregate of no signatures.
 type Signature struct {
-	a G2Affine
+	a curve.G2Affine // first field: package internal/blspoint reads it
 }
 
 // SignatureFromBytes decodes a 96-byte compressed G2 point and checks that it
@@ -156,7 +159,7 @@ func (s *Signature) SetBytes(b []byte) (*Signature, error) {
 	if _, err := t.SetBytesNoSubgroupCheck(b); err != nil {
 		return nil, err
 	}
-	if !t.a.p.InG2() {
+	if !t.a.InG2() {
 		return nil, wrapf(ErrNotInSubgroup, "signature")
 	}
 	*s = t
@@ -173,11 +176,11 @@ func (s *Signature) SetBytesNoSubgroupCheck(b []byte) (*Signature, error) {
 	}
 	var in [SignatureSize]byte
 	copy(in[:], b)
-	var t blst.P2Affine
-	if err := decodeErr(uncompressG2(&t, &in)); err != nil {
+	var t curve.G2Affine
+	if err := decodeErr(t.SetCompressed(&in)); err != nil {
 		return nil, wrapf(err, "signature")
 	}
-	s.a.p = t
+	s.a = t
 	return s, nil
 }
 
@@ -201,21 +204,15 @@ func SignaturesFromBytes(in [][]byte, subgroupCheck bool) (sigs []Signature, err
 // Bytes returns the 96-byte compressed encoding.
 func (s *Signature) Bytes() [SignatureSize]byte {
 	var out [SignatureSize]byte
-	copy(out[:], s.a.p.Compress())
+	copy(out[:], s.a.Blst().Compress())
 	return out
 }
 
 // Equal reports whether s and t are the same point.
-func (s *Signature) Equal(t *Signature) bool { return s.a.p.Equals(&t.a.p) }
+func (s *Signature) Equal(t *Signature) bool { return s.a.Equal(&t.a) }
 
 // InG2 reports whether s is in the prime-order subgroup G2.
-func (s *Signature) InG2() bool { return s.a.p.InG2() }
+func (s *Signature) InG2() bool { return s.a.InG2() }
 
 // IsInfinity reports whether s is the point at infinity.
-func (s *Signature) IsInfinity() bool { return p2AffIsInf(&s.a.p) }
-
-// Point returns the signature's point. It aliases s.
-func (s *Signature) Point() *G2Affine { return &s.a }
-
-// SignatureFromPoint wraps a G2 point as a signature (for aggregation and tests).
-func SignatureFromPoint(p *G2Affine) *Signature { return &Signature{a: *p} }
+func (s *Signature) IsInfinity() bool { return s.a.IsInfinity() }

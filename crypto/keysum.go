@@ -1,14 +1,16 @@
 package crypto
 
+import "github.com/attpool/attpool/internal/curve"
+
 // KeySum is a running sum of public keys, in Jacobian form: the key of an
 // aggregate built from the key of another by adding and subtracting the
 // members they differ by. Every term is a validated key, so the sum is in G1.
 // The zero value is the empty sum. A KeySum is a value: copying it copies
 // the sum.
-type KeySum struct{ p G1 }
+type KeySum struct{ p curve.G1 }
 
 // Add adds the keys, summed with batch-affine addition (one shared
-// inversion). A nil key is an error and leaves s unchanged.
+// inversion). A nil or zero key is an error and leaves s unchanged.
 func (s *KeySum) Add(pks []*PublicKey) error {
 	sum, err := sumKeysOrNone(pks)
 	if err != nil {
@@ -38,9 +40,9 @@ func (s *KeySum) PublicKey() (*PublicKey, error) {
 }
 
 // sumKeysOrNone is sumKeys where no keys sum to the identity.
-func sumKeysOrNone(pks []*PublicKey) (G1, error) {
+func sumKeysOrNone(pks []*PublicKey) (curve.G1, error) {
 	if len(pks) == 0 {
-		return G1Infinity(), nil
+		return curve.G1Infinity(), nil
 	}
 	return sumKeys(pks)
 }

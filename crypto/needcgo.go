@@ -2,4 +2,4 @@ package crypto
 
 // The crypto package needs cgo (blst and the digit rounds are C); this
 // import fails a build without cgo with a message that says so.
-import _ "github.com/attpool/attpool/crypto/internal/needcgo"
+import _ "github.com/attpool/attpool/internal/needcgo"

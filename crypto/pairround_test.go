@@ -3,18 +3,20 @@ package crypto
 import (
 	"errors"
 	"testing"
+
+	"github.com/attpool/attpool/internal/curve"
 )
 
-// TestPairRound checks PairRoundG2 and PairRoundG1 against Mul: H1 = sum
+// TestPairRound checks curve.PairRoundG2 and curve.PairRoundG1 against Mul: H1 = sum
 // d1[k]*P_k and H2 = sum d2[k]*P_k, with repeated points (doublings inside a
-// bucket), cancelling pairs, zero digits and, in G2, points outside G2 (the
+// bucket), cancelling pairs, zero digits and, in curve.G2, points outside curve.G2 (the
 // verifier's subgroup rounds run on unchecked signatures).
 func TestPairRound(t *testing.T) {
 	rng := newRand(50)
 	g2 := g2Points(300, 51)
 	g1 := g1Points(300, 52)
-	var pts2 []*G2Affine
-	var pts1 []*G1Affine
+	var pts2 []*curve.G2Affine
+	var pts1 []*curve.G1Affine
 	for i := range g2 {
 		pts2 = append(pts2, &g2[i])
 		pts1 = append(pts1, &g1[i])
@@ -29,13 +31,13 @@ func TestPairRound(t *testing.T) {
 		pts1 = append(pts1, &g1[i], &n1A)
 	}
 	for range 5 {
-		pts2 = append(pts2, randomCurvePoint(t, rng).Point())
+		pts2 = append(pts2, randomCurvePoint(t, rng).point())
 	}
 	T := order13Point(t, rng)
 	TA := T.Affine()
 	pts2 = append(pts2, &TA)
 
-	var scratch PairRoundScratch
+	var scratch curve.PairRoundScratch
 	for _, n := range []int{0, 1, 2, 13, 100, len(pts1), len(pts2)} {
 		d1, d2 := make([]uint8, n), make([]uint8, n)
 		for k := range n {
@@ -54,44 +56,44 @@ func TestPairRound(t *testing.T) {
 			}
 		}
 		if n <= len(pts2) {
-			h1, h2, err := PairRoundG2(&scratch, pts2[:n], d1, d2)
+			h1, h2, err := curve.PairRoundG2(&scratch, pts2[:n], d1, d2)
 			if err != nil {
 				t.Fatal(err)
 			}
-			w1, w2 := G2Infinity(), G2Infinity()
+			w1, w2 := curve.G2Infinity(), curve.G2Infinity()
 			for k := range n {
 				a, b := pts2[k].Jacobian(), pts2[k].Jacobian()
 				w1.Add(a.Mul([]byte{d1[k]}, 4))
 				w2.Add(b.Mul([]byte{d2[k]}, 4))
 			}
 			if !h1.Equal(&w1) || !h2.Equal(&w2) {
-				t.Errorf("PairRoundG2, %d points: H1 ok %v, H2 ok %v", n, h1.Equal(&w1), h2.Equal(&w2))
+				t.Errorf("curve.PairRoundG2, %d points: H1 ok %v, H2 ok %v", n, h1.Equal(&w1), h2.Equal(&w2))
 			}
 		}
 		if n <= len(pts1) {
-			h1, h2, err := PairRoundG1(&scratch, pts1[:n], d1, d2)
+			h1, h2, err := curve.PairRoundG1(&scratch, pts1[:n], d1, d2)
 			if err != nil {
 				t.Fatal(err)
 			}
-			w1, w2 := G1Infinity(), G1Infinity()
+			w1, w2 := curve.G1Infinity(), curve.G1Infinity()
 			for k := range n {
 				a, b := pts1[k].Jacobian(), pts1[k].Jacobian()
 				w1.Add(a.Mul([]byte{d1[k]}, 4))
 				w2.Add(b.Mul([]byte{d2[k]}, 4))
 			}
 			if !h1.Equal(&w1) || !h2.Equal(&w2) {
-				t.Errorf("PairRoundG1, %d points: H1 ok %v, H2 ok %v", n, h1.Equal(&w1), h2.Equal(&w2))
+				t.Errorf("curve.PairRoundG1, %d points: H1 ok %v, H2 ok %v", n, h1.Equal(&w1), h2.Equal(&w2))
 			}
 		}
 	}
-	// A point outside G2 with a non-zero digit makes the round sum leave G2
+	// A point outside curve.G2 with a non-zero digit makes the round sum leave curve.G2
 	// unless its digit is 0 mod 13 (here: the order-13 point alone).
-	h1, h2, err := PairRoundG2(&scratch, []*G2Affine{&g2[0], &TA}, []uint8{3, 5}, []uint8{4, 0})
+	h1, h2, err := curve.PairRoundG2(&scratch, []*curve.G2Affine{&g2[0], &TA}, []uint8{3, 5}, []uint8{4, 0})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if h1.InG2() || !h2.InG2() {
-		t.Errorf("order-13 point: H1 in G2 %v (want false), H2 in G2 %v (want true)", h1.InG2(), h2.InG2())
+		t.Errorf("order-13 point: H1 in curve.G2 %v (want false), H2 in curve.G2 %v (want true)", h1.InG2(), h2.InG2())
 	}
 }
 
@@ -102,34 +104,34 @@ func TestPairRound(t *testing.T) {
 func TestPairRoundInputs(t *testing.T) {
 	g2 := g2Points(3, 54)
 	g1 := g1Points(3, 55)
-	p2 := []*G2Affine{&g2[0], &g2[1], &g2[2]}
-	p1 := []*G1Affine{&g1[0], &g1[1], &g1[2]}
-	var inf2 G2Affine
-	var inf1 G1Affine
+	p2 := []*curve.G2Affine{&g2[0], &g2[1], &g2[2]}
+	p1 := []*curve.G1Affine{&g1[0], &g1[1], &g1[2]}
+	var inf2 curve.G2Affine
+	var inf1 curve.G1Affine
 	ok := []uint8{1, 2, 3}
 	cases := []struct {
 		name   string
-		p2     []*G2Affine
-		p1     []*G1Affine
+		p2     []*curve.G2Affine
+		p1     []*curve.G1Affine
 		d1, d2 []uint8
 		want   error
 	}{
-		{"short digits", p2, p1, ok[:2], ok, ErrInvalidLength},
-		{"long digits", p2, p1, ok, []uint8{1, 2, 3, 4}, ErrInvalidLength},
-		{"digit 13", p2, p1, []uint8{1, 13, 3}, ok, ErrInvalidArgument},
-		{"digit 255", p2, p1, ok, []uint8{255, 0, 0}, ErrInvalidArgument},
-		{"nil point", []*G2Affine{&g2[0], nil, &g2[2]}, []*G1Affine{&g1[0], nil, &g1[2]}, ok, ok, ErrInvalidArgument},
-		{"infinity", []*G2Affine{&g2[0], &g2[1], &inf2}, []*G1Affine{&g1[0], &g1[1], &inf1}, ok, ok, ErrInfinity},
+		{"short digits", p2, p1, ok[:2], ok, curve.ErrInvalidLength},
+		{"long digits", p2, p1, ok, []uint8{1, 2, 3, 4}, curve.ErrInvalidLength},
+		{"digit 13", p2, p1, []uint8{1, 13, 3}, ok, curve.ErrInvalidArgument},
+		{"digit 255", p2, p1, ok, []uint8{255, 0, 0}, curve.ErrInvalidArgument},
+		{"nil point", []*curve.G2Affine{&g2[0], nil, &g2[2]}, []*curve.G1Affine{&g1[0], nil, &g1[2]}, ok, ok, curve.ErrInvalidArgument},
+		{"infinity", []*curve.G2Affine{&g2[0], &g2[1], &inf2}, []*curve.G1Affine{&g1[0], &g1[1], &inf1}, ok, ok, curve.ErrInfinity},
 	}
 	for _, c := range cases {
-		if _, _, err := PairRoundG2(nil, c.p2, c.d1, c.d2); !errors.Is(err, c.want) {
-			t.Errorf("G2, %s: error %v, want %v", c.name, err, c.want)
+		if _, _, err := curve.PairRoundG2(nil, c.p2, c.d1, c.d2); !errors.Is(err, c.want) {
+			t.Errorf("curve.G2, %s: error %v, want %v", c.name, err, c.want)
 		}
-		if _, _, err := PairRoundG1(nil, c.p1, c.d1, c.d2); !errors.Is(err, c.want) {
-			t.Errorf("G1, %s: error %v, want %v", c.name, err, c.want)
+		if _, _, err := curve.PairRoundG1(nil, c.p1, c.d1, c.d2); !errors.Is(err, c.want) {
+			t.Errorf("curve.G1, %s: error %v, want %v", c.name, err, c.want)
 		}
 	}
-	h1, h2, err := PairRoundG2(nil, p2, ok, ok)
+	h1, h2, err := curve.PairRoundG2(nil, p2, ok, ok)
 	if err != nil || !h1.Equal(&h2) {
 		t.Errorf("valid round with nil scratch: err %v, equal sums %v", err, h1.Equal(&h2))
 	}
@@ -161,13 +163,13 @@ func TestVerifyDistinctBatch(t *testing.T) {
 	// the subgroup checks must catch it.
 	rng := newRand(53)
 	T := order13Point(t, rng)
-	a, b := sigs[0].Point().Jacobian(), sigs[1].Point().Jacobian()
+	a, b := sigs[0].point().Jacobian(), sigs[1].point().Jacobian()
 	a.Add(&T)
 	b.Sub(&T)
 	aA, bA := a.Affine(), b.Affine()
-	shifted := append([]*Signature{SignatureFromPoint(&aA), SignatureFromPoint(&bA)}, sigs[2:]...)
+	shifted := append([]*Signature{signatureFromPoint(&aA), signatureFromPoint(&bA)}, sigs[2:]...)
 	if VerifyDistinctBatch(pks, msgs, shifted) {
-		t.Error("signatures shifted out of G2 accepted")
+		t.Error("signatures shifted out of curve.G2 accepted")
 	}
 	var inf Signature
 	for name, ok := range map[string]bool{

@@ -5,13 +5,15 @@ import (
 	"encoding/binary"
 	"math/big"
 	"testing"
+
+	"github.com/attpool/attpool/internal/curve"
 )
 
-// g2Points returns n distinct points of G2 (multiples of the generator).
-func g2Points(n int, seed byte) []G2Affine {
+// g2Points returns n distinct points of curve.G2 (multiples of the generator).
+func g2Points(n int, seed byte) []curve.G2Affine {
 	rng := newRand(seed)
-	g := G2Generator()
-	out := make([]G2Affine, n)
+	g := curve.G2Generator()
+	out := make([]curve.G2Affine, n)
 	step := g.Jacobian()
 	step.Mul(randBytes(rng, 8), 64)
 	acc := step
@@ -22,18 +24,18 @@ func g2Points(n int, seed byte) []G2Affine {
 	return out
 }
 
-func g1Points(n int, seed byte) []G1Affine {
+func g1Points(n int, seed byte) []curve.G1Affine {
 	rng := newRand(seed)
-	g := G1Generator()
+	g := curve.G1Generator()
 	step := g.Jacobian()
 	step.Mul(randBytes(rng, 8), 64)
 	acc := step
-	js := make([]G1, n)
+	js := make([]curve.G1, n)
 	for i := range js {
 		js[i] = acc
 		acc.Add(&step)
 	}
-	return BatchAffineG1(js)
+	return curve.BatchAffineG1(js)
 }
 
 func ptrs[T any](s []T) []*T {
@@ -45,53 +47,53 @@ func ptrs[T any](s []T) []*T {
 }
 
 func TestGenerators(t *testing.T) {
-	g2 := G2Generator()
+	g2 := curve.G2Generator()
 	if b := g2.Bytes(); !bytes.Equal(b[:], mustHex(t, g2GeneratorHex)) {
-		t.Errorf("G2 generator = %x", b)
+		t.Errorf("curve.G2 generator = %x", b)
 	}
-	checkOnCurveInG2(t, SignatureFromPoint(&g2))
+	checkOnCurveInG2(t, signatureFromPoint(&g2))
 	if !g2.InG2() || g2.IsInfinity() {
-		t.Error("G2 generator")
+		t.Error("curve.G2 generator")
 	}
-	g1 := G1Generator()
+	g1 := curve.G1Generator()
 	if g1.IsInfinity() {
-		t.Error("G1 generator is infinity")
+		t.Error("curve.G1 generator is infinity")
 	}
 	one := make([]byte, 32)
 	one[31] = 1
 	sk, _ := SecretKeyFromBytes(one)
-	pj, gj := sk.PublicKey().Point().Jacobian(), g1.Jacobian()
+	pj, gj := sk.PublicKey().point().Jacobian(), g1.Jacobian()
 	if !pj.Equal(&gj) {
-		t.Error("1*g1 is not G1Generator")
+		t.Error("1*g1 is not curve.G1Generator")
 	}
-	i1, i2 := G1Infinity(), G2Infinity()
+	i1, i2 := curve.G1Infinity(), curve.G2Infinity()
 	if !i1.IsInfinity() || !i2.IsInfinity() {
-		t.Error("G1Infinity/G2Infinity")
+		t.Error("curve.G1Infinity/curve.G2Infinity")
 	}
 	if a := i1.Affine(); !a.IsInfinity() {
-		t.Error("affine G1 infinity")
+		t.Error("affine curve.G1 infinity")
 	}
 	a := i2.Affine()
 	if !a.IsInfinity() || !a.InG2() || !bytes.Equal(func() []byte { b := a.Bytes(); return b[:] }(), infinityBytes(96)) {
-		t.Error("affine G2 infinity")
+		t.Error("affine curve.G2 infinity")
 	}
 	if u := a.Uncompressed(); !bytes.Equal(u[:], append([]byte{0x40}, make([]byte, 191)...)) {
 		t.Errorf("uncompressed infinity = %x", u)
 	}
 	if gj.IsInfinity() {
-		t.Error("G1 generator Jacobian is infinity")
+		t.Error("curve.G1 generator Jacobian is infinity")
 	}
 }
 
 func TestG2Arithmetic(t *testing.T) {
 	rng := newRand(5)
 	pts := g2Points(3, 1)
-	outside := randomCurvePoint(t, rng).Point()
+	outside := randomCurvePoint(t, rng).point()
 	T := order13Point(t, rng)
 	TA := T.Affine()
-	inf := G2Infinity()
+	inf := curve.G2Infinity()
 	infA := inf.Affine()
-	for name, pa := range map[string]*G2Affine{"in G2": &pts[0], "outside G2": outside, "order 13": &TA, "infinity": &infA} {
+	for name, pa := range map[string]*curve.G2Affine{"in curve.G2": &pts[0], "outside curve.G2": outside, "order 13": &TA, "infinity": &infA} {
 		t.Run(name, func(t *testing.T) {
 			p := pa.Jacobian()
 			q := pts[1].Jacobian()
@@ -160,7 +162,7 @@ func TestG2Arithmetic(t *testing.T) {
 				t.Error("inf + p != p")
 			}
 			// Mul by small scalars agrees with repeated addition.
-			acc := G2Infinity()
+			acc := curve.G2Infinity()
 			for k := range 20 {
 				m := p
 				m.Mul([]byte{byte(k)}, 8)
@@ -180,28 +182,28 @@ func TestG2Arithmetic(t *testing.T) {
 			}
 			// Jacobian InG2 agrees with affine InG2.
 			if p.InG2() != pa.InG2() {
-				t.Error("G2.InG2 != G2Affine.InG2")
+				t.Error("curve.G2.InG2 != curve.G2Affine.InG2")
 			}
 		})
 	}
 	if pa := pts[0].Jacobian(); !pa.InG2() {
-		t.Error("G2.InG2 false in G2")
+		t.Error("curve.G2.InG2 false in curve.G2")
 	}
 	if oj := outside.Jacobian(); oj.InG2() {
-		t.Error("G2.InG2 true outside G2")
+		t.Error("curve.G2.InG2 true outside curve.G2")
 	}
 	if T.InG2() {
-		t.Error("G2.InG2 true for a point of order 13")
+		t.Error("curve.G2.InG2 true for a point of order 13")
 	}
 }
 
 func TestG1Arithmetic(t *testing.T) {
 	pts := g1Points(3, 2)
-	inf := G1Infinity()
-	for _, pa := range []G1Affine{pts[0], inf.Affine()} {
+	inf := curve.G1Infinity()
+	for _, pa := range []curve.G1Affine{pts[0], inf.Affine()} {
 		p, q := pa.Jacobian(), pts[1].Jacobian()
 		if back, pj := p.Affine(), p; !func() bool { b := back.Jacobian(); return b.Equal(&pj) }() {
-			t.Error("G1 Affine round trip")
+			t.Error("curve.G1 Affine round trip")
 		}
 		r := p
 		if !r.Sub(&q).Add(&q).Equal(&p) {
@@ -229,7 +231,7 @@ func TestG1Arithmetic(t *testing.T) {
 		if !a1.Equal(&a2) {
 			t.Error("p + p != 2*p")
 		}
-		acc := G1Infinity()
+		acc := curve.G1Infinity()
 		for k := range 20 {
 			m := p
 			if !m.Mul([]byte{byte(k)}, 8).Equal(&acc) {
@@ -243,7 +245,7 @@ func TestG1Arithmetic(t *testing.T) {
 		}
 	}
 	// r*g1 = infinity, (r+1)*g1 = g1.
-	g := G1Generator()
+	g := curve.G1Generator()
 	k, n := leScalar(groupR)
 	gj := g.Jacobian()
 	if !gj.Mul(k, n).IsInfinity() {
@@ -256,13 +258,13 @@ func TestG1Arithmetic(t *testing.T) {
 	}
 }
 
-// TestMulLargeScalars checks G1.Mul and G2.Mul in G1 and G2 against
-// double-and-add (G2) and scalar arithmetic mod r (both), for scalar sizes on
+// TestMulLargeScalars checks curve.G1.Mul and curve.G2.Mul in curve.G1 and curve.G2 against
+// double-and-add (curve.G2) and scalar arithmetic mod r (both), for scalar sizes on
 // both sides of blst's algorithm switches.
 func TestMulLargeScalars(t *testing.T) {
 	rng := newRand(6)
-	g2 := G2Generator()
-	g1 := G1Generator()
+	g2 := curve.G2Generator()
+	g1 := curve.G1Generator()
 	for _, bits := range []int{1, 8, 63, 64, 65, 128, 143, 144, 175, 176, 200, 255, 256, 257, 300, 512} {
 		kb := randBytes(rng, (bits+7)/8)
 		k := new(big.Int).SetBytes(reverse(kb))
@@ -277,16 +279,16 @@ func TestMulLargeScalars(t *testing.T) {
 		got := p
 		got.Mul(kb, bits)
 		if want := mulRefG2(p, k); !got.Equal(&want) {
-			t.Errorf("G2, %d bits: Mul != double-and-add", bits)
+			t.Errorf("curve.G2, %d bits: Mul != double-and-add", bits)
 		}
 		if want := p; krn > 0 && !want.Mul(krb, krn).Equal(&got) {
-			t.Errorf("G2, %d bits: k*g2 != (k mod r)*g2", bits)
+			t.Errorf("curve.G2, %d bits: k*g2 != (k mod r)*g2", bits)
 		}
 		q := g1.Jacobian()
 		got1 := q
 		got1.Mul(kb, bits)
 		if want := q; krn > 0 && !want.Mul(krb, krn).Equal(&got1) {
-			t.Errorf("G1, %d bits: k*g1 != (k mod r)*g1", bits)
+			t.Errorf("curve.G1, %d bits: k*g1 != (k mod r)*g1", bits)
 		}
 	}
 }
@@ -299,14 +301,14 @@ func reverse(b []byte) []byte {
 	return c
 }
 
-// TestG2MulOutsideG2: G2.Mul is plain scalar multiplication for points
-// outside G2 (the verifier multiplies unchecked signatures) when the scalar
+// TestG2MulOutsideG2: curve.G2.Mul is plain scalar multiplication for points
+// outside curve.G2 (the verifier multiplies unchecked signatures) when the scalar
 // has fewer than 144 or more than 256 bits; for 144 to 256 bits below r
-// blst's GLS shortcut is documented to be right only in G2, and padding
+// blst's GLS shortcut is documented to be right only in curve.G2, and padding
 // nbits past 256 is the documented way around it.
 func TestG2MulOutsideG2(t *testing.T) {
 	rng := newRand(7)
-	p := randomCurvePoint(t, rng).Point().Jacobian()
+	p := randomCurvePoint(t, rng).point().Jacobian()
 	for _, bits := range []int{1, 4, 8, 64, 128, 143, 144, 200, 255, 256, 257, 300, 900} {
 		k := new(big.Int).SetBytes(randBytes(rng, (bits+7)/8))
 		if bits == 255 || bits == 256 {
@@ -327,30 +329,30 @@ func TestG2MulOutsideG2(t *testing.T) {
 		got := p
 		got.Mul(kb, nbits)
 		if !got.Equal(&want) {
-			t.Errorf("%d-bit scalar as %d bits: Mul of a point outside G2 != double-and-add", bits, nbits)
+			t.Errorf("%d-bit scalar as %d bits: Mul of a point outside curve.G2 != double-and-add", bits, nbits)
 		}
 	}
 }
 
 // TestMultiExpG2OutsideG264 documents what the fused verifier's blinding
-// would rely on if it ran MultiExpG2 before its subgroup rounds: with 64-bit
-// scalars it is the plain sum of products, also outside G2.
+// would rely on if it ran curve.MultiExpG2 before its subgroup rounds: with 64-bit
+// scalars it is the plain sum of products, also outside curve.G2.
 func TestMultiExpG2OutsideG264(t *testing.T) {
 	rng := newRand(8)
-	var pts []*G2Affine
+	var pts []*curve.G2Affine
 	for range 3 {
-		pts = append(pts, randomCurvePoint(t, rng).Point())
+		pts = append(pts, randomCurvePoint(t, rng).point())
 	}
 	sc := randBytes(rng, len(pts)*8)
 	for n := 1; n <= len(pts); n++ {
-		want := G2Infinity()
+		want := curve.G2Infinity()
 		for i := range n {
 			k := new(big.Int).SetBytes(reverse(sc[i*8 : (i+1)*8]))
 			m := mulRefG2(pts[i].Jacobian(), k)
 			want.Add(&m)
 		}
-		if got := MultiExpG2(pts[:n], sc, 64); !got.Equal(&want) {
-			t.Errorf("%d points outside G2, 64-bit scalars: MultiExpG2 != sum of products", n)
+		if got := curve.MultiExpG2(pts[:n], sc, 64); !got.Equal(&want) {
+			t.Errorf("%d points outside curve.G2, 64-bit scalars: curve.MultiExpG2 != sum of products", n)
 		}
 	}
 }
@@ -358,20 +360,20 @@ func TestMultiExpG2OutsideG264(t *testing.T) {
 // TestMulShortScalar: Mul must not read past the end of k when nbits asks
 // for more bytes than k has (the result must depend only on k's bytes).
 func TestMulShortScalar(t *testing.T) {
-	g2, g1 := G2Generator(), G1Generator()
+	g2, g1 := curve.G2Generator(), curve.G1Generator()
 	lo := []byte{5, 0, 0, 0, 0, 0, 0, 0}
 	hi := []byte{5, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
 	a, b := g2.Jacobian(), g2.Jacobian()
 	a.Mul(lo[:1], 64)
 	b.Mul(hi[:1], 64)
 	if !a.Equal(&b) {
-		t.Error("G2.Mul(k[:1], 64) reads bytes beyond len(k)")
+		t.Error("curve.G2.Mul(k[:1], 64) reads bytes beyond len(k)")
 	}
 	c, d := g1.Jacobian(), g1.Jacobian()
 	c.Mul(lo[:1], 64)
 	d.Mul(hi[:1], 64)
 	if !c.Equal(&d) {
-		t.Error("G1.Mul(k[:1], 64) reads bytes beyond len(k)")
+		t.Error("curve.G1.Mul(k[:1], 64) reads bytes beyond len(k)")
 	}
 }
 
@@ -386,21 +388,21 @@ func TestOrder13Construction(t *testing.T) {
 	for range 8 {
 		p := randomCurvePoint(t, rng)
 		checkOnCurveNotInG2(t, p)
-		q := p.Point().Jacobian()
+		q := p.point().Jacobian()
 		if !q.Mul(nb, nn).IsInfinity() {
 			t.Fatal("h2*r*P != infinity: h2 is wrong")
 		}
 		// If the 13-part of the group were cyclic (Z/169), h2*r/13 would
 		// give a point of order 13 for 12 points in 13. It kills every
 		// point: the 13-part is Z/13 x Z/13.
-		q = p.Point().Jacobian()
+		q = p.point().Jacobian()
 		if !q.Mul(n13b, n13n).IsInfinity() {
 			t.Fatal("h2*r/13 * P != infinity: the 13-part is cyclic after all; use h2*r/13")
 		}
 	}
 	T := order13Point(t, rng)
 	if T.IsInfinity() || T.InG2() {
-		t.Fatal("T is infinity or in G2")
+		t.Fatal("T is infinity or in curve.G2")
 	}
 	T13 := T
 	if !T13.Mul([]byte{13}, 4).IsInfinity() {
@@ -422,8 +424,8 @@ func TestOrder13Construction(t *testing.T) {
 func TestMul13Add(t *testing.T) {
 	rng := newRand(10)
 	pts := g2Points(4, 4)
-	outside := randomCurvePoint(t, rng).Point().Jacobian()
-	inf := G2Infinity()
+	outside := randomCurvePoint(t, rng).point().Jacobian()
+	inf := curve.G2Infinity()
 	p0, p1 := pts[0].Jacobian(), pts[1].Jacobian()
 	thirteenP0 := p0
 	thirteenP0.Mul([]byte{13}, 4)
@@ -431,18 +433,18 @@ func TestMul13Add(t *testing.T) {
 	negThirteenP0.Neg()
 	for _, c := range []struct {
 		name string
-		p, h G2
+		p, h curve.G2
 	}{
 		{"generic", p0, p1},
-		{"outside G2", outside, p1},
-		{"h outside G2", p0, outside},
+		{"outside curve.G2", outside, p1},
+		{"h outside curve.G2", p0, outside},
 		{"p infinity", inf, p1},
 		{"h infinity", p0, inf},
 		{"both infinity", inf, inf},
 		{"h = 13p (doubling in the last add)", p0, thirteenP0},
 		{"h = -13p (sum infinity)", p0, negThirteenP0},
 		{"h = p", p0, p0},
-		{"h = -p", p0, func() G2 { n := p0; return *n.Neg() }()},
+		{"h = -p", p0, func() curve.G2 { n := p0; return *n.Neg() }()},
 	} {
 		got := c.p
 		ret := got.Mul13Add(&c.h)
@@ -456,12 +458,12 @@ func TestMul13Add(t *testing.T) {
 		}
 	}
 	// Horner: ((d2*13 + d1)*13 + d0) over points = sum 13^j H_j.
-	acc := G2Infinity()
-	hs := []G2{pts[0].Jacobian(), pts[1].Jacobian(), pts[2].Jacobian(), pts[3].Jacobian()}
+	acc := curve.G2Infinity()
+	hs := []curve.G2{pts[0].Jacobian(), pts[1].Jacobian(), pts[2].Jacobian(), pts[3].Jacobian()}
 	for j := len(hs) - 1; j >= 0; j-- {
 		acc.Mul13Add(&hs[j])
 	}
-	want := G2Infinity()
+	want := curve.G2Infinity()
 	for j := range hs {
 		k := new(big.Int).Exp(big.NewInt(13), big.NewInt(int64(j)), nil)
 		kb, kn := leScalar(k)
@@ -472,17 +474,17 @@ func TestMul13Add(t *testing.T) {
 		t.Error("Horner with Mul13Add != sum 13^j H_j")
 	}
 
-	// G1.
+	// curve.G1.
 	g1 := g1Points(2, 5)
 	q0, q1 := g1[0].Jacobian(), g1[1].Jacobian()
 	q13 := q0
 	q13.Mul([]byte{13}, 4)
 	nq13 := q13
 	nq13.Neg()
-	inf1 := G1Infinity()
+	inf1 := curve.G1Infinity()
 	for _, c := range []struct {
 		name string
-		p, h G1
+		p, h curve.G1
 	}{
 		{"generic", q0, q1},
 		{"p infinity", inf1, q1},
@@ -493,65 +495,65 @@ func TestMul13Add(t *testing.T) {
 	} {
 		got := c.p
 		if ret := got.Mul13Add(&c.h); ret != &got {
-			t.Errorf("G1 %s: Mul13Add does not return its receiver", c.name)
+			t.Errorf("curve.G1 %s: Mul13Add does not return its receiver", c.name)
 		}
 		want := c.p
 		want.Mul([]byte{13}, 4).Add(&c.h)
 		if !got.Equal(&want) {
-			t.Errorf("G1 %s: Mul13Add != 13p + h by Mul", c.name)
+			t.Errorf("curve.G1 %s: Mul13Add != 13p + h by Mul", c.name)
 		}
 	}
 }
 
 func TestSumG2(t *testing.T) {
 	pts := g2Points(40, 11)
-	inf := G2Infinity()
+	inf := curve.G2Infinity()
 	infA := inf.Affine()
 	neg := pts[3].Jacobian()
 	negA := neg.Neg().Affine()
-	outside := randomCurvePoint(t, newRand(11)).Point()
+	outside := randomCurvePoint(t, newRand(11)).point()
 	mixed := append(ptrs(pts), &pts[0], &pts[0], &infA, &negA, outside, &infA)
 	for _, n := range []int{0, 1, 2, 3, 17, 40, len(mixed)} {
 		in := mixed[:n]
-		got := SumG2(in)
-		want := G2Infinity()
+		got := curve.SumG2(in)
+		want := curve.G2Infinity()
 		for _, p := range in {
 			want.AddAffine(p)
 		}
 		if !got.Equal(&want) {
-			t.Errorf("SumG2 of %d points != sequential adds", n)
+			t.Errorf("curve.SumG2 of %d points != sequential adds", n)
 		}
 	}
-	if s := SumG2(nil); !s.IsInfinity() {
-		t.Error("SumG2() != infinity")
+	if s := curve.SumG2(nil); !s.IsInfinity() {
+		t.Error("curve.SumG2() != infinity")
 	}
-	if s := SumG2([]*G2Affine{&pts[5], &negA, &pts[3]}); !func() bool { w := pts[5].Jacobian(); return s.Equal(&w) }() {
-		t.Error("SumG2 with a cancelling pair")
+	if s := curve.SumG2([]*curve.G2Affine{&pts[5], &negA, &pts[3]}); !func() bool { w := pts[5].Jacobian(); return s.Equal(&w) }() {
+		t.Error("curve.SumG2 with a cancelling pair")
 	}
-	if s := SumG2([]*G2Affine{&pts[3], &negA}); !s.IsInfinity() {
-		t.Error("SumG2(p, -p) != infinity")
+	if s := curve.SumG2([]*curve.G2Affine{&pts[3], &negA}); !s.IsInfinity() {
+		t.Error("curve.SumG2(p, -p) != infinity")
 	}
 	// The input points are not modified.
 	before := pts[7]
-	SumG2(ptrs(pts))
+	curve.SumG2(ptrs(pts))
 	if !before.Equal(&pts[7]) {
-		t.Error("SumG2 modified its input")
+		t.Error("curve.SumG2 modified its input")
 	}
 }
 
 func TestSumG1(t *testing.T) {
 	pts := g1Points(33, 12)
-	inf := G1Infinity()
+	inf := curve.G1Infinity()
 	infA := inf.Affine()
 	in := append(ptrs(pts), &pts[0], &infA)
 	for _, n := range []int{0, 1, 2, 33, len(in)} {
-		got := SumG1(in[:n])
-		want := G1Infinity()
+		got := curve.SumG1(in[:n])
+		want := curve.G1Infinity()
 		for _, p := range in[:n] {
 			want.AddAffine(p)
 		}
 		if !got.Equal(&want) {
-			t.Errorf("SumG1 of %d points != sequential adds", n)
+			t.Errorf("curve.SumG1 of %d points != sequential adds", n)
 		}
 	}
 }
@@ -567,7 +569,7 @@ func scalars64(rng interface{ Uint64() uint64 }, n int) []byte {
 func TestMultiExpG1(t *testing.T) {
 	rng := newRand(13)
 	pts := ptrs(g1Points(70, 13))
-	inf := G1Infinity()
+	inf := curve.G1Infinity()
 	infA := inf.Affine()
 	pts[5] = &infA
 	for _, bits := range []int{8, 64, 130, 255} {
@@ -580,26 +582,26 @@ func TestMultiExpG1(t *testing.T) {
 				}
 			}
 			copy(sc[0:nb], make([]byte, nb)) // a zero scalar
-			got := MultiExpG1(pts[:n], sc, bits)
-			want := G1Infinity()
+			got := curve.MultiExpG1(pts[:n], sc, bits)
+			want := curve.G1Infinity()
 			for i := range n {
 				m := pts[i].Jacobian()
 				want.Add(m.Mul(sc[i*nb:(i+1)*nb], bits))
 			}
 			if !got.Equal(&want) {
-				t.Errorf("%d points, %d bits: MultiExpG1 != sum of Mul", n, bits)
+				t.Errorf("%d points, %d bits: curve.MultiExpG1 != sum of Mul", n, bits)
 			}
 		}
 	}
-	if m := MultiExpG1(nil, nil, 64); !m.IsInfinity() {
-		t.Error("MultiExpG1 of no points != infinity")
+	if m := curve.MultiExpG1(nil, nil, 64); !m.IsInfinity() {
+		t.Error("curve.MultiExpG1 of no points != infinity")
 	}
 }
 
 func TestMultiExpG2(t *testing.T) {
 	rng := newRand(14)
 	pts := ptrs(g2Points(40, 14))
-	inf := G2Infinity()
+	inf := curve.G2Infinity()
 	infA := inf.Affine()
 	pts[3] = &infA
 	for _, bits := range []int{64, 255} {
@@ -611,32 +613,32 @@ func TestMultiExpG2(t *testing.T) {
 					sc[(i+1)*nb-1] &= 0x7f
 				}
 			}
-			got := MultiExpG2(pts[:n], sc, bits)
-			want := G2Infinity()
+			got := curve.MultiExpG2(pts[:n], sc, bits)
+			want := curve.G2Infinity()
 			for i := range n {
 				m := pts[i].Jacobian()
 				want.Add(m.Mul(sc[i*nb:(i+1)*nb], bits))
 			}
 			if !got.Equal(&want) {
-				t.Errorf("%d points, %d bits: MultiExpG2 != sum of Mul", n, bits)
+				t.Errorf("%d points, %d bits: curve.MultiExpG2 != sum of Mul", n, bits)
 			}
 		}
 	}
-	if m := MultiExpG2(nil, nil, 64); !m.IsInfinity() {
-		t.Error("MultiExpG2 of no points != infinity")
+	if m := curve.MultiExpG2(nil, nil, 64); !m.IsInfinity() {
+		t.Error("curve.MultiExpG2 of no points != infinity")
 	}
 }
 
 func TestBatchAffineG1(t *testing.T) {
 	aff := g1Points(20, 15)
-	js := make([]G1, len(aff)+2)
+	js := make([]curve.G1, len(aff)+2)
 	for i := range aff {
 		js[i] = aff[i].Jacobian()
 		js[i].Add(&js[i]) // non-trivial Z
 	}
-	js[len(aff)] = G1Infinity()
+	js[len(aff)] = curve.G1Infinity()
 	js[len(aff)+1] = js[0]
-	out := BatchAffineG1(js)
+	out := curve.BatchAffineG1(js)
 	if len(out) != len(js) {
 		t.Fatalf("%d outputs for %d inputs", len(out), len(js))
 	}
@@ -644,11 +646,11 @@ func TestBatchAffineG1(t *testing.T) {
 		single := js[i].Affine()
 		a, b := out[i].Jacobian(), single.Jacobian()
 		if !a.Equal(&b) || !a.Equal(&js[i]) || out[i].IsInfinity() != js[i].IsInfinity() {
-			t.Errorf("BatchAffineG1[%d] != Affine()", i)
+			t.Errorf("curve.BatchAffineG1[%d] != Affine()", i)
 		}
 	}
-	if len(BatchAffineG1(nil)) != 0 {
-		t.Error("BatchAffineG1(nil) not empty")
+	if len(curve.BatchAffineG1(nil)) != 0 {
+		t.Error("curve.BatchAffineG1(nil) not empty")
 	}
 }
 
@@ -657,75 +659,75 @@ func TestMillerLoop(t *testing.T) {
 	sk := interopKey(t, 3)
 	pk := sk.PublicKey()
 	sig := Sign(sk, msg)
-	g := G1Generator()
+	g := curve.G1Generator()
 	ng := g.Jacobian()
 	negG := ng.Neg().Affine()
-	h := HashToG2(msg, DST)
+	h := curve.HashToG2(msg, []byte(dst))
 
 	// e(pk, H(m)) * e(-g1, sig) == 1
-	f := MillerLoop([]G1Affine{*pk.Point(), negG}, []G2Affine{h, *sig.Point()})
+	f := curve.MillerLoop([]curve.G1Affine{*pk.point(), negG}, []curve.G2Affine{h, *sig.point()})
 	if !f.FinalExpIsOne() {
 		t.Fatal("e(pk,H(m)) e(-g1,sig) != 1")
 	}
-	// The same from two separate loops multiplied with GT.Mul.
-	a := MillerLoop([]G1Affine{*pk.Point()}, []G2Affine{h})
-	b := MillerLoop([]G1Affine{negG}, []G2Affine{*sig.Point()})
+	// The same from two separate loops multiplied with curve.GT.Mul.
+	a := curve.MillerLoop([]curve.G1Affine{*pk.point()}, []curve.G2Affine{h})
+	b := curve.MillerLoop([]curve.G1Affine{negG}, []curve.G2Affine{*sig.point()})
 	if ret := a.Mul(&b); ret != &a || !a.FinalExpIsOne() {
 		t.Error("product of separate Miller loops != 1")
 	}
 	// A wrong message, key or signature fails.
-	wrong := HashToG2([]byte("pairinh"), DST)
+	wrong := curve.HashToG2([]byte("pairinh"), []byte(dst))
 	for name, pair := range map[string]struct {
-		ps []G1Affine
-		qs []G2Affine
+		ps []curve.G1Affine
+		qs []curve.G2Affine
 	}{
-		"wrong message": {[]G1Affine{*pk.Point(), negG}, []G2Affine{wrong, *sig.Point()}},
-		"wrong key":     {[]G1Affine{*interopKey(t, 4).PublicKey().Point(), negG}, []G2Affine{h, *sig.Point()}},
-		"not negated":   {[]G1Affine{*pk.Point(), g}, []G2Affine{h, *sig.Point()}},
-		"one pair":      {[]G1Affine{*pk.Point()}, []G2Affine{h}},
+		"wrong message": {[]curve.G1Affine{*pk.point(), negG}, []curve.G2Affine{wrong, *sig.point()}},
+		"wrong key":     {[]curve.G1Affine{*interopKey(t, 4).PublicKey().point(), negG}, []curve.G2Affine{h, *sig.point()}},
+		"not negated":   {[]curve.G1Affine{*pk.point(), g}, []curve.G2Affine{h, *sig.point()}},
+		"one pair":      {[]curve.G1Affine{*pk.point()}, []curve.G2Affine{h}},
 	} {
-		f := MillerLoop(pair.ps, pair.qs)
+		f := curve.MillerLoop(pair.ps, pair.qs)
 		if f.FinalExpIsOne() {
 			t.Errorf("%s: pairing check passed", name)
 		}
 	}
 	// Bilinearity: e(3*g1, g2) == e(g1, 3*g2).
-	g2 := G2Generator()
+	g2 := curve.G2Generator()
 	g3 := g.Jacobian()
 	g3.Mul([]byte{3}, 2)
 	h3 := g2.Jacobian()
 	h3.Mul([]byte{3}, 2)
 	h3.Neg()
-	f = MillerLoop([]G1Affine{g3.Affine(), g}, []G2Affine{g2, h3.Affine()})
+	f = curve.MillerLoop([]curve.G1Affine{g3.Affine(), g}, []curve.G2Affine{g2, h3.Affine()})
 	if !f.FinalExpIsOne() {
 		t.Error("e(3g1, g2) e(g1, -3g2) != 1")
 	}
 	// No pairs is one; infinity in a pair contributes one.
-	one := MillerLoop(nil, nil)
+	one := curve.MillerLoop(nil, nil)
 	if !one.FinalExpIsOne() {
-		t.Error("MillerLoop() is not one")
+		t.Error("curve.MillerLoop() is not one")
 	}
-	inf1, inf2 := G1Infinity(), G2Infinity()
-	f = MillerLoop([]G1Affine{inf1.Affine(), *pk.Point(), negG}, []G2Affine{h, h, *sig.Point()})
+	inf1, inf2 := curve.G1Infinity(), curve.G2Infinity()
+	f = curve.MillerLoop([]curve.G1Affine{inf1.Affine(), *pk.point(), negG}, []curve.G2Affine{h, h, *sig.point()})
 	if !f.FinalExpIsOne() {
 		t.Error("e(inf, H) e(pk,H(m)) e(-g1,sig) != 1")
 	}
-	f = MillerLoop([]G1Affine{g}, []G2Affine{inf2.Affine()})
+	f = curve.MillerLoop([]curve.G1Affine{g}, []curve.G2Affine{inf2.Affine()})
 	if !f.FinalExpIsOne() {
 		t.Error("e(g1, inf) != 1")
 	}
-	// GTOne is one; GT's zero value is not (fails closed).
-	o := GTOne()
+	// curve.GTOne is one; curve.GT's zero value is not (fails closed).
+	o := curve.GTOne()
 	if !o.FinalExpIsOne() {
-		t.Error("GTOne is not one")
+		t.Error("curve.GTOne is not one")
 	}
-	var z GT
+	var z curve.GT
 	if z.FinalExpIsOne() {
-		t.Error("zero GT passes FinalExpIsOne")
+		t.Error("zero curve.GT passes FinalExpIsOne")
 	}
 	// one * x = x.
-	x := MillerLoop([]G1Affine{*pk.Point()}, []G2Affine{h})
-	o = GTOne()
+	x := curve.MillerLoop([]curve.G1Affine{*pk.point()}, []curve.G2Affine{h})
+	o = curve.GTOne()
 	o.Mul(&x).Mul(&b)
 	if !o.FinalExpIsOne() {
 		t.Error("1 * e(pk,H) * e(-g1,sig) != 1")
@@ -735,19 +737,19 @@ func TestMillerLoop(t *testing.T) {
 // TestGTExp: e(P, Q)^k equals e(kP, Q) for scalars of several sizes, and
 // small edge cases (k = 0, 1, nbits 0).
 func TestGTExp(t *testing.T) {
-	g1, g2 := G1Generator(), G2Generator()
-	ml := MillerLoop([]G1Affine{g1}, []G2Affine{g2})
+	g1, g2 := curve.G1Generator(), curve.G2Generator()
+	ml := curve.MillerLoop([]curve.G1Affine{g1}, []curve.G2Affine{g2})
 	e := ml.FinalExp()
 	for _, k := range [][]byte{{0}, {1}, {2}, {13}, {0xff, 0x7f}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}} {
 		nbits := 8 * len(k)
 		p := g1.Jacobian()
 		p.Mul(k, nbits)
-		var want GT
+		var want curve.GT
 		if p.IsInfinity() {
-			want = GTOne()
+			want = curve.GTOne()
 		} else {
 			pa := p.Affine()
-			m := MillerLoop([]G1Affine{pa}, []G2Affine{g2})
+			m := curve.MillerLoop([]curve.G1Affine{pa}, []curve.G2Affine{g2})
 			want = m.FinalExp()
 		}
 		if got := e.Exp(k, nbits); !got.Equal(&want) {
@@ -765,27 +767,27 @@ func TestGTExp(t *testing.T) {
 // exponentiation.
 func TestMillerLoopMany(t *testing.T) {
 	const n = 37
-	ps := make([]G1Affine, n)
-	qs := make([]G2Affine, n)
+	ps := make([]curve.G1Affine, n)
+	qs := make([]curve.G2Affine, n)
 	for i := range n {
-		ps[i] = *interopKey(t, i%8).PublicKey().Point()
-		qs[i] = HashToG2([]byte{byte(i)}, DST)
+		ps[i] = *interopKey(t, i%8).PublicKey().point()
+		qs[i] = curve.HashToG2([]byte{byte(i)}, []byte(dst))
 	}
-	ps[5] = G1Affine{} // infinity
+	ps[5] = curve.G1Affine{} // infinity
 	ps[20], qs[20] = ps[3], qs[3]
-	want := GTOne()
+	want := curve.GTOne()
 	for i := range n {
-		f := MillerLoop(ps[i:i+1], qs[i:i+1])
+		f := curve.MillerLoop(ps[i:i+1], qs[i:i+1])
 		want.Mul(&f)
 	}
-	if got := MillerLoop(ps, qs); !got.Equal(&want) {
+	if got := curve.MillerLoop(ps, qs); !got.Equal(&want) {
 		t.Error("multi-Miller loop != product of single loops")
 	}
 	for _, k := range []int{1, 16, 17, 32, 33} {
-		want := MillerLoop(ps[:k-1], qs[:k-1])
-		last := MillerLoop(ps[k-1:k], qs[k-1:k])
+		want := curve.MillerLoop(ps[:k-1], qs[:k-1])
+		last := curve.MillerLoop(ps[k-1:k], qs[k-1:k])
 		want.Mul(&last)
-		if got := MillerLoop(ps[:k], qs[:k]); !got.Equal(&want) {
+		if got := curve.MillerLoop(ps[:k], qs[:k]); !got.Equal(&want) {
 			t.Errorf("%d pairs: multi-Miller loop != product", k)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/internal/blspoint"
+	"github.com/attpool/attpool/internal/curve"
 	"github.com/attpool/attpool/internal/par"
 )
 
@@ -14,7 +16,7 @@ import (
 type aggregate struct {
 	bits  bitfield.Bitlist
 	count int
-	sig   crypto.G2
+	sig   curve.G2
 }
 
 // dataEntry holds the aggregates of every committee for one AttestationData.
@@ -90,7 +92,7 @@ func (s *aggStore) place(x *single) (*aggregate, bool) {
 	if s.n >= s.maxAggs {
 		return nil, false
 	}
-	a := &aggregate{bits: bitfield.NewBitlist(x.size), sig: crypto.G2Infinity()}
+	a := &aggregate{bits: bitfield.NewBitlist(x.size), sig: curve.G2Infinity()}
 	e.committees[x.key.committee] = append(aggs, a)
 	s.n++
 	return a, true
@@ -120,14 +122,14 @@ func (s *aggStore) addSingles(xs []*single) (stored []bool) {
 			if !seen {
 				t = len(tasks)
 				taskOf[a] = t
-				tasks = append(tasks, mergeTask{dst: &a.sig, points: make([]*crypto.G2Affine, 0, x.size)})
+				tasks = append(tasks, mergeTask{dst: &a.sig, points: make([]*curve.G2Affine, 0, x.size)})
 			}
 			last, lastKey, lastTask = a, x.key, t
 		}
 		stored[i] = true
 		a.bits.SetBitAt(x.pos, true)
 		a.count++
-		tasks[lastTask].points = append(tasks[lastTask].points, x.sig.Point())
+		tasks[lastTask].points = append(tasks[lastTask].points, blspoint.Signature(x.sig))
 	}
 	mergeAll(tasks, s.workers)
 	// An aggregate that grew may now contain another of its committee.
@@ -204,7 +206,7 @@ func (s *aggStore) addAggregate(k aggKey, data *attestation.AttestationData, bit
 		if overlap, err := a.bits.Overlaps(bits); err == nil && !overlap {
 			_ = a.bits.NoAllocOr(bits, a.bits)
 			a.count += count
-			a.sig.AddAffine(sig.Point())
+			a.sig.AddAffine(blspoint.Signature(sig))
 			// Grown, it may contain others of its committee.
 			e.committees[k.committee] = s.dropContained(aggs)
 			return true
@@ -215,8 +217,8 @@ func (s *aggStore) addAggregate(k aggKey, data *attestation.AttestationData, bit
 	}
 	nb := make(bitfield.Bitlist, len(bits))
 	copy(nb, bits)
-	a := &aggregate{bits: nb, count: count, sig: crypto.G2Infinity()}
-	a.sig.AddAffine(sig.Point())
+	a := &aggregate{bits: nb, count: count, sig: curve.G2Infinity()}
+	a.sig.AddAffine(blspoint.Signature(sig))
 	e.committees[k.committee] = append(aggs, a)
 	s.n++
 	return true
@@ -261,15 +263,15 @@ func (s *aggStore) prune(minSlot uint64) {
 
 // mergeTask adds the sum of points to dst.
 type mergeTask struct {
-	dst    *crypto.G2
-	points []*crypto.G2Affine
+	dst    *curve.G2
+	points []*curve.G2Affine
 }
 
 // minChunk is the fewest points worth a goroutine of their own.
 const minChunk = 256
 
 // mergeAll runs the tasks, summing the points with batch-affine addition
-// (crypto.SumG2) in chunks spread over workers goroutines (the caller's
+// (curve.SumG2) in chunks spread over workers goroutines (the caller's
 // included, joined before it returns) when there are enough of them.
 func mergeAll(tasks []mergeTask, workers int) {
 	total := 0
@@ -278,7 +280,7 @@ func mergeAll(tasks []mergeTask, workers int) {
 	}
 	if workers <= 1 || total < 2*minChunk {
 		for _, t := range tasks {
-			sum := crypto.SumG2(t.points)
+			sum := curve.SumG2(t.points)
 			t.dst.Add(&sum)
 		}
 		return
@@ -288,7 +290,7 @@ func mergeAll(tasks []mergeTask, workers int) {
 	chunk := max(minChunk, (total+4*workers-1)/(4*workers))
 	type piece struct {
 		task   int
-		points []*crypto.G2Affine
+		points []*curve.G2Affine
 	}
 	var pieces []piece
 	for i, t := range tasks {
@@ -296,8 +298,8 @@ func mergeAll(tasks []mergeTask, workers int) {
 			pieces = append(pieces, piece{i, t.points[lo:min(lo+chunk, len(t.points))]})
 		}
 	}
-	sums := make([]crypto.G2, len(pieces))
-	par.ForOn(workers, len(pieces), 1, func(i int) { sums[i] = crypto.SumG2(pieces[i].points) })
+	sums := make([]curve.G2, len(pieces))
+	par.ForOn(workers, len(pieces), 1, func(i int) { sums[i] = curve.SumG2(pieces[i].points) })
 	for i, pc := range pieces {
 		tasks[pc.task].dst.Add(&sums[i])
 	}

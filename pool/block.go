@@ -8,7 +8,7 @@ import (
 	"github.com/prysmaticlabs/go-bitfield"
 
 	"github.com/attpool/attpool/attestation"
-	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/internal/curve"
 )
 
 // AttestationsForBlock returns the attestations for a block of slot: at most
@@ -221,7 +221,7 @@ func onChainAggregate(data *attestation.AttestationData, index []uint64, pick []
 		}
 	}
 	aggBits := bitfield.NewBitlist(total)
-	sum := crypto.G2Infinity()
+	sum := curve.G2Infinity()
 	var off uint64
 	for _, a := range pick {
 		if a == nil {

@@ -10,6 +10,8 @@ import (
 
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/internal/blspoint"
+	"github.com/attpool/attpool/internal/curve"
 )
 
 // packInstance is the pool contents block packing is measured on: for each
@@ -278,7 +280,7 @@ func TestMergedAggregateDropsContained(t *testing.T) {
 	s := newAggStore(16, 4, 1)
 	d := &attestation.AttestationData{Source: &attestation.Checkpoint{}, Target: &attestation.Checkpoint{}}
 	k := aggKey{root: [32]byte{1}, committee: 0}
-	sig := crypto.SignatureFromPoint(&crypto.G2Affine{})
+	sig := blspoint.NewSignature(&curve.G2Affine{})
 	for _, pos := range [][]int{{0, 1}, {1, 2}, {2, 5}} { // {2,5} merges into {0,1}
 		b := bitfield.NewBitlist(8)
 		for _, i := range pos {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/internal/blspoint"
 	"github.com/attpool/attpool/internal/par"
 )
 
@@ -15,7 +16,7 @@ import (
 func benchSignatures(b testing.TB, n int) ([]crypto.Signature, [][]byte) {
 	b.Helper()
 	msg := []byte("attpool merge benchmark")
-	h := crypto.HashToG2(msg, crypto.DST)
+	h := *blspoint.Message(crypto.HashMessage(msg))
 	sigs := make([]crypto.Signature, n)
 	enc := make([][]byte, n)
 	par.For(n, 16, func(i int) {
@@ -37,7 +38,7 @@ func benchSignatures(b testing.TB, n int) ([]crypto.Signature, [][]byte) {
 		}
 		q.Mul(m[:], 64)
 		a := q.Affine()
-		sigs[i] = *crypto.SignatureFromPoint(&a)
+		sigs[i] = *blspoint.NewSignature(&a)
 		e := a.Bytes()
 		enc[i] = e[:]
 	})

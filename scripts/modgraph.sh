@@ -7,8 +7,9 @@
 # its build holds a test, benchmark or example dependency of this repository:
 # gnark-crypto (the oracle), gonum/plot and its fonts and PDF/SVG writers,
 # libp2p, progress bars, snappy at our spectest's version or yaml.v3 as a
-# direct need. Also checks that a build without cgo stops with the message of
-# crypto/internal/needcgo. Prints the module count.
+# direct need. Also checks that only crypto and internal/curve import blst,
+# and that a build without cgo stops with the message of
+# internal/needcgo. Prints the module count.
 #
 # The yaml modules that remain in the graph come with the allowed
 # dependencies (fastssz imports gopkg.in/yaml.v2; prometheus/common
@@ -31,6 +32,17 @@ if bad="$(echo "$direct" | grep -v -E "$allowed" | grep .)"; then
   status=1
 fi
 echo "modgraph: the library requires $(echo "$direct" | tr '\n' ' ')"
+
+# Layering: crypto and its core, internal/curve, are the only importers of
+# blst (test files included), so cgo stays in two places.
+blstusers="$(GOWORK=off go list -test -f '{{.ImportPath}}{{range .Imports}} {{.}}{{end}}' ./... |
+  awk '/ github\.com\/supranational\/blst/ {sub(/ .*/, ""); sub(/ \[.*/, ""); print}' | sed 's/\.test$//; s/_test$//' | sort -u)"
+if bad="$(echo "$blstusers" | grep -v -x -E 'github\.com/attpool/attpool/(crypto|internal/curve)' | grep .)"; then
+  echo "modgraph: FAIL: packages other than crypto and internal/curve import blst:" >&2
+  echo "$bad" >&2
+  status=1
+fi
+echo "modgraph: blst is imported by $(echo "$blstusers" | tr '\n' ' ')"
 
 tmp="$(mktemp -d -t attpool-consumer.XXXXXX)"
 trap 'rm -rf "$tmp"' EXIT

@@ -5,6 +5,8 @@ import (
 	"sync/atomic"
 
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/internal/blspoint"
+	"github.com/attpool/attpool/internal/curve"
 )
 
 // Verifier verifies batches of signature sets. It owns Config.Workers
@@ -15,11 +17,11 @@ type Verifier struct {
 	w      *workers
 	hashes *hashCache
 	stats  counters
-	// scratch holds *crypto.PairRoundScratch buffers for the digit rounds.
+	// scratch holds *curve.PairRoundScratch buffers for the digit rounds.
 	scratch sync.Pool
 
-	negG1       crypto.G1
-	negG1Affine crypto.G1Affine
+	negG1       curve.G1
+	negG1Affine curve.G1Affine
 }
 
 // New returns a Verifier for cfg (the zero Config means DefaultConfig).
@@ -29,8 +31,8 @@ func New(cfg Config) (*Verifier, error) {
 		return nil, err
 	}
 	v := &Verifier{cfg: cfg, w: newWorkers(cfg.Workers), hashes: newHashCache(cfg.HashCacheSize)}
-	v.scratch.New = func() any { return new(crypto.PairRoundScratch) }
-	g := crypto.G1Generator()
+	v.scratch.New = func() any { return new(curve.PairRoundScratch) }
+	g := curve.G1Generator()
 	v.negG1 = g.Jacobian()
 	v.negG1.Neg()
 	v.negG1Affine = v.negG1.Affine()
@@ -135,15 +137,15 @@ func (v *Verifier) Stats() Stats {
 type hashCache struct {
 	mu        sync.RWMutex
 	size      int
-	cur, prev map[[32]byte]crypto.G2Affine
+	cur, prev map[[32]byte]curve.G2Affine
 	hits      atomic.Int64
 }
 
 func newHashCache(size int) *hashCache {
-	return &hashCache{size: size, cur: make(map[[32]byte]crypto.G2Affine)}
+	return &hashCache{size: size, cur: make(map[[32]byte]curve.G2Affine)}
 }
 
-func (h *hashCache) get(root [32]byte) crypto.G2Affine {
+func (h *hashCache) get(root [32]byte) curve.G2Affine {
 	if h.size > 0 {
 		h.mu.RLock()
 		p, ok := h.cur[root]
@@ -156,11 +158,11 @@ func (h *hashCache) get(root [32]byte) crypto.G2Affine {
 			return p
 		}
 	}
-	p := crypto.HashToG2(root[:], crypto.DST)
+	p := *blspoint.Message(crypto.HashMessage(root[:]))
 	if h.size > 0 {
 		h.mu.Lock()
 		if len(h.cur) >= h.size {
-			h.prev, h.cur = h.cur, make(map[[32]byte]crypto.G2Affine, h.size)
+			h.prev, h.cur = h.cur, make(map[[32]byte]curve.G2Affine, h.size)
 		}
 		h.cur[root] = p
 		h.mu.Unlock()

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/internal/blspoint"
 	"github.com/attpool/attpool/verifier"
 	"github.com/attpool/attpool/verifier/baseline"
 )
@@ -268,8 +269,8 @@ func shiftOutsideG2(b *testing.B, sig [96]byte) [96]byte {
 		if _, err := q.SetBytesNoSubgroupCheck(x[:]); err != nil {
 			continue
 		}
-		p := s.Point().Jacobian()
-		qj := q.Point().Jacobian()
+		p := blspoint.Signature(&s).Jacobian()
+		qj := blspoint.Signature(&q).Jacobian()
 		p.Add(&qj)
 		a := p.Affine()
 		if a.InG2() {

@@ -4,7 +4,8 @@ import (
 	"math"
 	"math/bits"
 
-	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/internal/blspoint"
+	"github.com/attpool/attpool/internal/curve"
 )
 
 // node is a range [lo, hi) of candidates with its blinded sums: S = sum r_k
@@ -12,9 +13,9 @@ import (
 // group g, for the groups gLo..gLo+len(P)-1 that the range meets.
 type node struct {
 	lo, hi int
-	S      crypto.G2
+	S      curve.G2
 	gLo    int
-	P      []crypto.G1
+	P      []curve.G1
 
 	// A is the node's check value in GT (not one: the node fails), when
 	// hasA; em marks a node likely to hold a single invalid set, for the
@@ -22,19 +23,19 @@ type node struct {
 	// made from the node's own points (not inherited from a parent, nor a
 	// parent's sums less a sibling's): for a single set, a check of that set
 	// alone.
-	A    crypto.GT
+	A    curve.GT
 	hasA bool
 	em   bool
 	own  bool
 }
 
 // prepare builds the candidate point slices that sums and checks read.
-func (c *call) points() (pks []*crypto.G1Affine, sigs []*crypto.G2Affine) {
-	pks = make([]*crypto.G1Affine, len(c.cand))
-	sigs = make([]*crypto.G2Affine, len(c.cand))
+func (c *call) points() (pks []*curve.G1Affine, sigs []*curve.G2Affine) {
+	pks = make([]*curve.G1Affine, len(c.cand))
+	sigs = make([]*curve.G2Affine, len(c.cand))
 	for k, i := range c.cand {
-		pks[k] = c.sets[i].PublicKey.Point()
-		sigs[k] = c.sigs[i].Point()
+		pks[k] = blspoint.Key(c.sets[i].PublicKey)
+		sigs[k] = blspoint.Signature(&c.sigs[i])
 	}
 	return pks, sigs
 }
@@ -43,14 +44,14 @@ func (c *call) points() (pks []*crypto.G1Affine, sigs []*crypto.G2Affine) {
 // and known holds key sums of groups that lie wholly inside the range. It
 // only reads the call, so nodes may be summed concurrently; callers account
 // for the cost.
-func (c *call) sums(lo, hi int, S *crypto.G2, known map[int]crypto.G1) node {
+func (c *call) sums(lo, hi int, S *curve.G2, known map[int]curve.G1) node {
 	if c.pks == nil {
 		c.pks, c.pts = c.points()
 	}
 	nb, nbits := c.nbytes, c.nbits
 	nd := node{lo: lo, hi: hi, gLo: c.gOf[lo]}
 	gHi := c.gOf[hi-1]
-	nd.P = make([]crypto.G1, gHi-nd.gLo+1)
+	nd.P = make([]curve.G1, gHi-nd.gLo+1)
 	part := func(g int) (int, int) {
 		return max(lo, c.groups[g].lo), min(hi, c.groups[g].hi)
 	}
@@ -59,13 +60,13 @@ func (c *call) sums(lo, hi int, S *crypto.G2, known map[int]crypto.G1) node {
 		if P, ok := known[nd.gLo+x]; ok {
 			nd.P[x] = P
 		} else if a < b {
-			nd.P[x] = crypto.MultiExpG1(c.pks[a:b], c.scalars[a*nb:b*nb], nbits)
+			nd.P[x] = curve.MultiExpG1(c.pks[a:b], c.scalars[a*nb:b*nb], nbits)
 		}
 	})
 	if S != nil {
 		nd.S = *S
 	} else {
-		nd.S = crypto.MultiExpG2(c.pts[lo:hi], c.scalars[lo*nb:hi*nb], nbits)
+		nd.S = curve.MultiExpG2(c.pts[lo:hi], c.scalars[lo*nb:hi*nb], nbits)
 	}
 	return nd
 }
@@ -75,7 +76,7 @@ func (c *call) minus(parent, left *node) node {
 	nd := node{lo: left.hi, hi: parent.hi, gLo: c.gOf[left.hi], S: parent.S}
 	nd.S.Sub(&left.S)
 	gHi := parent.gLo + len(parent.P) - 1
-	nd.P = make([]crypto.G1, gHi-nd.gLo+1)
+	nd.P = make([]curve.G1, gHi-nd.gLo+1)
 	for x := range nd.P {
 		g := nd.gLo + x
 		nd.P[x] = parent.P[g-parent.gLo]
@@ -94,24 +95,24 @@ func (c *call) checkCost(nd node) float64 {
 // group the node meets plus one, spread over the workers, and one final
 // exponentiation. The node's sets are all valid (with the soundness of the
 // blinding) exactly when it is one.
-func (c *call) value(nd node) crypto.GT {
+func (c *call) value(nd node) curve.GT {
 	ps, qs := c.pairs(nd)
 	c.v.stats.checks.Add(1)
 	return c.v.pairingValue(ps, qs)
 }
 
 // valueSerial is value on the calling goroutine alone.
-func (c *call) valueSerial(nd node) crypto.GT {
+func (c *call) valueSerial(nd node) curve.GT {
 	ps, qs := c.pairs(nd)
 	c.v.stats.checks.Add(1)
-	gt := crypto.MillerLoop(ps, qs)
+	gt := curve.MillerLoop(ps, qs)
 	return gt.FinalExp()
 }
 
 // valueMany computes the values of nodes in parallel: one node spreads its
 // Miller loops over the workers; several are computed one per worker.
-func (c *call) valueMany(nodes []node) []crypto.GT {
-	out := make([]crypto.GT, len(nodes))
+func (c *call) valueMany(nodes []node) []curve.GT {
+	out := make([]curve.GT, len(nodes))
 	if len(nodes) == 1 {
 		out[0] = c.value(nodes[0])
 		return out
@@ -123,9 +124,9 @@ func (c *call) valueMany(nodes []node) []crypto.GT {
 }
 
 // pairs returns the pairing inputs of a node's check.
-func (c *call) pairs(nd node) ([]crypto.G1Affine, []crypto.G2Affine) {
-	ps := make([]crypto.G1, 0, len(nd.P)+1)
-	qs := make([]crypto.G2Affine, 0, len(nd.P)+1)
+func (c *call) pairs(nd node) ([]curve.G1Affine, []curve.G2Affine) {
+	ps := make([]curve.G1, 0, len(nd.P)+1)
+	qs := make([]curve.G2Affine, 0, len(nd.P)+1)
 	for x := range nd.P {
 		g := nd.gLo + x
 		if max(nd.lo, c.groups[g].lo) >= min(nd.hi, c.groups[g].hi) {
@@ -136,20 +137,20 @@ func (c *call) pairs(nd node) ([]crypto.G1Affine, []crypto.G2Affine) {
 	}
 	ps = append(ps, c.v.negG1)
 	qs = append(qs, nd.S.Affine())
-	return crypto.BatchAffineG1(ps), qs
+	return curve.BatchAffineG1(ps), qs
 }
 
 // pairingValue returns the product of the pairings of (ps[i], qs[i]), with
 // the Miller loops spread over the workers.
-func (v *Verifier) pairingValue(ps []crypto.G1Affine, qs []crypto.G2Affine) crypto.GT {
+func (v *Verifier) pairingValue(ps []curve.G1Affine, qs []curve.G2Affine) curve.GT {
 	n := len(ps)
 	parts := min(n, v.cfg.Workers)
 	per := (n + parts - 1) / parts
 	parts = (n + per - 1) / per
-	gts := make([]crypto.GT, parts)
+	gts := make([]curve.GT, parts)
 	v.w.forEach(parts, 1, func(x int) {
 		lo, hi := x*per, min((x+1)*per, n)
-		gts[x] = crypto.MillerLoop(ps[lo:hi], qs[lo:hi])
+		gts[x] = curve.MillerLoop(ps[lo:hi], qs[lo:hi])
 	})
 	for x := 1; x < parts; x++ {
 		gts[0].Mul(&gts[x])
@@ -281,7 +282,7 @@ func (c *call) splitK(nd node, k int) []node {
 	c.v.w.forEach(k-1, 1, func(x int) {
 		parts[x] = c.sums(nd.lo+x*size/k, nd.lo+(x+1)*size/k, nil, nil)
 	})
-	prefix := node{lo: nd.lo, hi: parts[k-2].hi, gLo: nd.gLo, P: make([]crypto.G1, len(nd.P))}
+	prefix := node{lo: nd.lo, hi: parts[k-2].hi, gLo: nd.gLo, P: make([]curve.G1, len(nd.P))}
 	for x := range k - 1 {
 		prefix.S.Add(&parts[x].S)
 		for y := range parts[x].P {
@@ -361,7 +362,7 @@ func (c *call) locate(nd node) (k int, ok bool) {
 func (c *call) expMethod(nodes []node) []bool {
 	ks := make([]int, len(nodes))
 	oks := make([]bool, len(nodes))
-	vals := make([]crypto.GT, len(nodes))
+	vals := make([]curve.GT, len(nodes))
 	c.v.w.forEach(len(nodes), 1, func(x int) {
 		ks[x], oks[x] = c.locate(nodes[x])
 		if oks[x] {
@@ -395,22 +396,22 @@ func (c *call) expMethod(nodes []node) []bool {
 func (c *call) weighted(lo, hi int, sc []byte, nbits int) node {
 	nb := (nbits + 7) / 8
 	nd := node{lo: lo, hi: hi, gLo: c.gOf[lo]}
-	nd.P = make([]crypto.G1, c.gOf[hi-1]-nd.gLo+1)
+	nd.P = make([]curve.G1, c.gOf[hi-1]-nd.gLo+1)
 	for x := range nd.P {
 		g := nd.gLo + x
 		a, b := max(lo, c.groups[g].lo), min(hi, c.groups[g].hi)
 		if a < b {
-			nd.P[x] = crypto.MultiExpG1(c.pks[a:b], sc[(a-lo)*nb:(b-lo)*nb], nbits)
+			nd.P[x] = curve.MultiExpG1(c.pks[a:b], sc[(a-lo)*nb:(b-lo)*nb], nbits)
 		}
 	}
-	nd.S = crypto.MultiExpG2(c.pts[lo:hi], sc, nbits)
+	nd.S = curve.MultiExpG2(c.pts[lo:hi], sc, nbits)
 	return nd
 }
 
 // findPower returns the j in [1, s] with A^j == B, or 0, for values of GT:
 // by baby steps and giant steps (about 2*sqrt(s) multiplications) when s is
 // large, one by one otherwise.
-func findPower(A, B crypto.GT, s int) int {
+func findPower(A, B curve.GT, s int) int {
 	if s <= bsgsMin {
 		cur := A
 		for j := 1; j <= s; j++ {
@@ -422,7 +423,7 @@ func findPower(A, B crypto.GT, s int) int {
 		return 0
 	}
 	b := int(math.Ceil(math.Sqrt(float64(s))))
-	baby := make(map[crypto.GT]int, b)
+	baby := make(map[curve.GT]int, b)
 	cur := A
 	for j := 1; j <= b; j++ {
 		baby[cur] = j
@@ -471,9 +472,9 @@ func (c *call) individual(ks []int) {
 	c.v.w.forEach(len(ks), 1, func(x int) {
 		k := ks[x]
 		i := c.cand[k]
-		ps := []crypto.G1Affine{*c.sets[i].PublicKey.Point(), c.v.negG1Affine}
-		qs := []crypto.G2Affine{c.groups[c.gOf[k]].h, *c.sigs[i].Point()}
-		gt := crypto.MillerLoop(ps, qs)
+		ps := []curve.G1Affine{*blspoint.Key(c.sets[i].PublicKey), c.v.negG1Affine}
+		qs := []curve.G2Affine{c.groups[c.gOf[k]].h, *blspoint.Signature(&c.sigs[i])}
+		gt := curve.MillerLoop(ps, qs)
 		ok[x] = gt.FinalExpIsOne()
 	})
 	for x, k := range ks {

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/internal/blspoint"
+	"github.com/attpool/attpool/internal/curve"
 )
 
 // Crafted keys: the zero value, nil, and a key's negation (a valid key whose
@@ -223,7 +225,7 @@ func TestBatchInG2Infinity(t *testing.T) {
 	}
 	Q := randomCurvePoint(t)
 	qa := Q.Affine()
-	outside := crypto.SignatureFromPoint(&qa)
+	outside := blspoint.NewSignature(&qa)
 	for _, tc := range []struct {
 		name string
 		pts  []*crypto.Signature
@@ -244,8 +246,8 @@ func TestBatchInG2Infinity(t *testing.T) {
 // TestFindPower: the baby-step giant-step search finds every exponent in
 // [1, s] and nothing beyond, for s on both sides of bsgsMin.
 func TestFindPower(t *testing.T) {
-	g1, g2 := crypto.G1Generator(), crypto.G2Generator()
-	ml := crypto.MillerLoop([]crypto.G1Affine{g1}, []crypto.G2Affine{g2})
+	g1, g2 := curve.G1Generator(), curve.G2Generator()
+	ml := curve.MillerLoop([]curve.G1Affine{g1}, []curve.G2Affine{g2})
 	A := ml.FinalExp()
 	for _, s := range []int{1, 5, bsgsMin, bsgsMin + 1, 100, 2048} {
 		for _, j := range []int{1, 2, s / 2, s - 1, s, s + 1, s + 7} {
@@ -307,12 +309,12 @@ func TestLocateCrafted(t *testing.T) {
 	D := randomG2(t)
 	for _, tc := range []struct {
 		name  string
-		shift map[int]*crypto.G2
+		shift map[int]*curve.G2
 	}{
-		{"weights 1 and 3 name weight 2", map[int]*crypto.G2{0: &D, 2: &D}},
-		{"three neighbours", map[int]*crypto.G2{0: &D, 1: &D, 2: &D}},
-		{"cancelling pair", map[int]*crypto.G2{3: &D, 4: neg(D)}},
-		{"fooling pair and others", map[int]*crypto.G2{70: &D, 72: &D, 300: neg(D), 599: &D}},
+		{"weights 1 and 3 name weight 2", map[int]*curve.G2{0: &D, 2: &D}},
+		{"three neighbours", map[int]*curve.G2{0: &D, 1: &D, 2: &D}},
+		{"cancelling pair", map[int]*curve.G2{3: &D, 4: neg(D)}},
+		{"fooling pair and others", map[int]*curve.G2{70: &D, 72: &D, 300: neg(D), 599: &D}},
 	} {
 		sets := append([]Set(nil), base...)
 		var changed []int

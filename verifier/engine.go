@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/internal/blspoint"
+	"github.com/attpool/attpool/internal/curve"
 )
 
 // Cost model of the planner, in microseconds on one core (measured on the
@@ -83,14 +85,14 @@ type call struct {
 	spent, budget float64 // planner cost ledger for bisection, µs
 	shared        int     // shared checks reserved (sharedChecksMax)
 
-	pks []*crypto.G1Affine // candidate keys, built by sums
-	pts []*crypto.G2Affine // candidate signatures, built by sums
+	pks []*curve.G1Affine // candidate keys, built by sums
+	pts []*curve.G2Affine // candidate signatures, built by sums
 }
 
 type group struct {
 	root   [32]byte
-	h      crypto.G2Affine // hash of root to G2
-	lo, hi int             // candidates [lo, hi)
+	h      curve.G2Affine // hash of root to G2
+	lo, hi int            // candidates [lo, hi)
 }
 
 // verify checks sets, telling report (when not nil) each verdict as soon as
@@ -135,7 +137,7 @@ func (c *call) decode() {
 		// No key, the zero-value key and the point at infinity (no valid
 		// key is) make this set invalid, and no other: they never enter a
 		// sum.
-		if s.PublicKey == nil || s.PublicKey.Point().IsInfinity() {
+		if s.PublicKey == nil || blspoint.Key(s.PublicKey).IsInfinity() {
 			return
 		}
 		if s.Decoded != nil {
@@ -284,7 +286,7 @@ func (c *call) fused(R int) bool {
 	for j := R - 2; j >= 0; j-- {
 		S.Mul13Add(&H[j])
 	}
-	known := make(map[int]crypto.G1, len(big))
+	known := make(map[int]curve.G1, len(big))
 	for x, g := range big {
 		P := PG[x][R-1]
 		for j := R - 2; j >= 0; j-- {
@@ -303,18 +305,18 @@ func (c *call) fused(R int) bool {
 const g1RoundsMin = 192
 
 // pairRounds computes the R round sums H_j = sum_k c_kj s_k over the
-// signatures, two rounds per pass (crypto.PairRoundG2), and checks each in
+// signatures, two rounds per pass (curve.PairRoundG2), and checks each in
 // G2; for every group in big it also computes the round sums of its keys in
 // G1. Passes are spread over the workers. It reports false when a round sum
 // is outside G2.
-func (v *Verifier) pairRounds(pts []*crypto.G2Affine, pks []*crypto.G1Affine, digits []uint8, R int,
-	groups []group, big []int) ([]crypto.G2, [][]crypto.G1, bool) {
+func (v *Verifier) pairRounds(pts []*curve.G2Affine, pks []*curve.G1Affine, digits []uint8, R int,
+	groups []group, big []int) ([]curve.G2, [][]curve.G1, bool) {
 	m := len(pts)
 	T := (R + 1) / 2
-	H := make([]crypto.G2, 2*T)
-	PG := make([][]crypto.G1, len(big))
+	H := make([]curve.G2, 2*T)
+	PG := make([][]curve.G1, len(big))
 	for x := range PG {
-		PG[x] = make([]crypto.G1, 2*T)
+		PG[x] = make([]curve.G1, 2*T)
 	}
 	var zeros []uint8
 	if R%2 == 1 {
@@ -330,11 +332,11 @@ func (v *Verifier) pairRounds(pts []*crypto.G2Affine, pks []*crypto.G1Affine, di
 	v.w.forEach(T*(1+len(big)), 1, func(task int) {
 		t, which := task%T, task/T
 		d1, d2 := roundDigits(2*t), roundDigits(2*t+1)
-		sc := v.scratch.Get().(*crypto.PairRoundScratch)
+		sc := v.scratch.Get().(*curve.PairRoundScratch)
 		defer v.scratch.Put(sc)
 		var err error
 		if which == 0 {
-			H[2*t], H[2*t+1], err = crypto.PairRoundG2(sc, pts, d1, d2)
+			H[2*t], H[2*t+1], err = curve.PairRoundG2(sc, pts, d1, d2)
 			// An input error (never for the verifier's candidates) counts
 			// as a failed round: the per-point checks then decide.
 			if err != nil || !H[2*t].InG2() || (2*t+1 < R && !H[2*t+1].InG2()) {
@@ -343,7 +345,7 @@ func (v *Verifier) pairRounds(pts []*crypto.G2Affine, pks []*crypto.G1Affine, di
 			return
 		}
 		g := groups[big[which-1]]
-		PG[which-1][2*t], PG[which-1][2*t+1], err = crypto.PairRoundG1(sc, pks[g.lo:g.hi], d1[g.lo:g.hi], d2[g.lo:g.hi])
+		PG[which-1][2*t], PG[which-1][2*t+1], err = curve.PairRoundG1(sc, pks[g.lo:g.hi], d1[g.lo:g.hi], d2[g.lo:g.hi])
 		if err != nil {
 			bad.Store(true)
 		}
@@ -383,13 +385,13 @@ func (v *Verifier) BatchInG2(points []*crypto.Signature) bool {
 		return true
 	}
 	R := roundsFor(v.cfg.SecurityBits)
-	pts := make([]*crypto.G2Affine, 0, len(points))
+	pts := make([]*curve.G2Affine, 0, len(points))
 	for _, p := range points {
 		if p == nil {
 			return false
 		}
 		if !p.IsInfinity() { // in G2, and no term of any round sum
-			pts = append(pts, p.Point())
+			pts = append(pts, blspoint.Signature(p))
 		}
 	}
 	if len(pts) == 0 {

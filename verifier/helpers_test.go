@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/internal/blspoint"
+	"github.com/attpool/attpool/internal/curve"
 	"github.com/attpool/attpool/internal/par"
 )
 
@@ -92,7 +94,7 @@ func leBytes(k *big.Int) ([]byte, int) {
 
 // randomCurvePoint returns a random point on the G2 curve (almost surely
 // outside G2).
-func randomCurvePoint(t testing.TB) crypto.G2 {
+func randomCurvePoint(t testing.TB) curve.G2 {
 	t.Helper()
 	for {
 		var b [96]byte
@@ -102,7 +104,7 @@ func randomCurvePoint(t testing.TB) crypto.G2 {
 		b[0] = 0x80 | (b[0] & 0x20) | (b[0] % 0x1a) // compressed, finite, x < p
 		var s crypto.Signature
 		if _, err := s.SetBytesNoSubgroupCheck(b[:]); err == nil {
-			return s.Point().Jacobian()
+			return blspoint.Signature(&s).Jacobian()
 		}
 	}
 }
@@ -111,7 +113,7 @@ func randomCurvePoint(t testing.TB) crypto.G2 {
 // curve point Q, retried until T is not the identity. The 13-part of the G2
 // curve group is Z/13 x Z/13 (exponent 13), so (h2*r/13)*Q is always the
 // identity and the cofactor must be divided by 13^2.
-func orderThirteen(t testing.TB) crypto.G2 {
+func orderThirteen(t testing.TB) curve.G2 {
 	t.Helper()
 	k := new(big.Int).Mul(h2, r)
 	if new(big.Int).Mod(k, big.NewInt(169)).Sign() != 0 {
@@ -137,31 +139,31 @@ func orderThirteen(t testing.TB) crypto.G2 {
 		return T
 	}
 	t.Fatal("no point of order 13 found")
-	return crypto.G2{}
+	return curve.G2{}
 }
 
 // shifted returns the encoding of sig + D.
-func shifted(t testing.TB, sig [96]byte, D *crypto.G2) [96]byte {
+func shifted(t testing.TB, sig [96]byte, D *curve.G2) [96]byte {
 	t.Helper()
 	var s crypto.Signature
 	if _, err := s.SetBytesNoSubgroupCheck(sig[:]); err != nil {
 		t.Fatal(err)
 	}
-	p := s.Point().Jacobian()
+	p := blspoint.Signature(&s).Jacobian()
 	p.Add(D)
 	a := p.Affine()
 	return a.Bytes()
 }
 
-func neg(p crypto.G2) *crypto.G2 { q := p; q.Neg(); return &q }
+func neg(p curve.G2) *curve.G2 { q := p; q.Neg(); return &q }
 
 // randomG2 returns a random point of G2 (a multiple of the generator).
-func randomG2(t testing.TB) crypto.G2 {
+func randomG2(t testing.TB) curve.G2 {
 	var k [32]byte
 	if _, err := crand.Read(k[:]); err != nil {
 		t.Fatal(err)
 	}
-	g := crypto.G2Generator()
+	g := curve.G2Generator()
 	p := g.Jacobian()
 	return *p.Mul(k[:], 255)
 }

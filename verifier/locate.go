@@ -3,7 +3,8 @@ package verifier
 import (
 	"math/bits"
 
-	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/internal/blspoint"
+	"github.com/attpool/attpool/internal/curve"
 )
 
 // locateMin is the least number of candidates of a failing call for which
@@ -34,7 +35,7 @@ const locateBudget = 0.5
 // the range (peeled) divided out.
 type pnode struct {
 	lo, hi, base int
-	A, B         crypto.GT
+	A, B         curve.GT
 	hasB         bool
 	peeled       []peel
 }
@@ -43,7 +44,7 @@ type pnode struct {
 // d of its own one-set check (its term of the node's plain value).
 type peel struct {
 	k int
-	d crypto.GT
+	d curve.GT
 }
 
 // locateAll finds the invalid sets of a failing call (whole, with its value
@@ -129,7 +130,7 @@ func (c *call) locateAll(whole node) bool {
 // range: the ranges still searched are few, those holding several invalid
 // sets).
 func (c *call) acceptOutside(whole node, found []peel, open []pnode) {
-	us := make([]crypto.GT, len(open))
+	us := make([]curve.GT, len(open))
 	c.v.w.forEach(len(open), 1, func(x int) {
 		us[x] = c.valueSerial(c.sums(open[x].lo, open[x].hi, nil, nil))
 	})
@@ -163,7 +164,7 @@ func (c *call) acceptOutside(whole node, found []peel, open []pnode) {
 
 // blinded returns an invalid set's term of the call's secret check,
 // d^(r_k).
-func (c *call) blinded(f peel) crypto.GT {
+func (c *call) blinded(f peel) curve.GT {
 	return f.d.Exp(c.scalars[f.k*c.nbytes:(f.k+1)*c.nbytes], c.nbits)
 }
 
@@ -265,7 +266,7 @@ func (c *call) searchLevel(frontier []pnode, found []peel) ([]pnode, []peel) {
 	found = append(found, c.aloneAll(small)...)
 	// The suspects' one-set checks and the split ranges' left halves, in
 	// parallel.
-	ds := make([]crypto.GT, len(suspects))
+	ds := make([]curve.GT, len(suspects))
 	halves := make([][2]pnode, len(split))
 	c.v.w.forEach(len(suspects)+len(split), 1, func(x int) {
 		if x < len(suspects) {
@@ -343,7 +344,7 @@ func (c *call) halve(p pnode) [2]pnode {
 	// A passing left half is taken as clean: its weighted value is one, and
 	// the right half keeps the range's (a guess that only steers; the
 	// secret check at the end decides). Otherwise it is computed.
-	l.B = crypto.GTOne()
+	l.B = curve.GTOne()
 	if !l.A.IsOne() {
 		l.B = c.plainWeighted(&l, p.lo, mid)
 		for _, q := range l.peeled {
@@ -367,7 +368,7 @@ func (c *call) aloneAll(ps []pnode) []peel {
 			}
 		}
 	}
-	ds := make([]crypto.GT, len(ks))
+	ds := make([]curve.GT, len(ks))
 	c.v.w.forEach(len(ks), 1, func(x int) { ds[x] = c.oneSetValue(ks[x]) })
 	c.v.stats.individual.Add(int64(len(ks)))
 	c.spent += float64(len(ks)) * (2*costMiller + costFinalExp)
@@ -384,17 +385,17 @@ func (c *call) aloneAll(ps []pnode) []peel {
 
 // oneSetValue returns the value e(pk_k, H(m_k)) * e(-g1, s_k) of candidate
 // k's own check (one exactly when the set is valid: its point is in G2).
-func (c *call) oneSetValue(k int) crypto.GT {
+func (c *call) oneSetValue(k int) curve.GT {
 	i := c.cand[k]
-	ps := []crypto.G1Affine{*c.sets[i].PublicKey.Point(), c.v.negG1Affine}
-	qs := []crypto.G2Affine{c.groups[c.gOf[k]].h, *c.sigs[i].Point()}
-	gt := crypto.MillerLoop(ps, qs)
+	ps := []curve.G1Affine{*blspoint.Key(c.sets[i].PublicKey), c.v.negG1Affine}
+	qs := []curve.G2Affine{c.groups[c.gOf[k]].h, *blspoint.Signature(&c.sigs[i])}
+	gt := curve.MillerLoop(ps, qs)
 	return gt.FinalExp()
 }
 
 // plainWeighted returns the value of [lo, hi) under the public weights
 // w_k = k-p.base+1.
-func (c *call) plainWeighted(p *pnode, lo, hi int) crypto.GT {
+func (c *call) plainWeighted(p *pnode, lo, hi int) curve.GT {
 	if hi-lo >= weightRoundsMin && hi-p.base < 13*13*13*13 {
 		return c.valueSerial(c.weightedByRounds(p.base, lo, hi))
 	}
@@ -438,27 +439,27 @@ func (c *call) weightedByRounds(base, lo, hi int) node {
 	// The candidates are never nil nor infinity and the digits are below
 	// 13, so the rounds return no error; if one did, the weighted value
 	// would be wrong, which only steers the search and decides nothing.
-	sc := c.v.scratch.Get().(*crypto.PairRoundScratch)
+	sc := c.v.scratch.Get().(*curve.PairRoundScratch)
 	defer c.v.scratch.Put(sc)
 	nd := node{lo: lo, hi: hi, gLo: c.gOf[lo]}
-	nd.P = make([]crypto.G1, c.gOf[hi-1]-nd.gLo+1)
+	nd.P = make([]curve.G1, c.gOf[hi-1]-nd.gLo+1)
 	for x := range nd.P {
 		g := nd.gLo + x
 		a, b := max(lo, c.groups[g].lo), min(hi, c.groups[g].hi)
 		if a >= b {
 			continue
 		}
-		var H [4]crypto.G1
-		H[0], H[1], _ = crypto.PairRoundG1(sc, c.pks[a:b], d[0][a-lo:b-lo], d[1][a-lo:b-lo])
-		H[2], H[3], _ = crypto.PairRoundG1(sc, c.pks[a:b], d[2][a-lo:b-lo], d[3][a-lo:b-lo])
+		var H [4]curve.G1
+		H[0], H[1], _ = curve.PairRoundG1(sc, c.pks[a:b], d[0][a-lo:b-lo], d[1][a-lo:b-lo])
+		H[2], H[3], _ = curve.PairRoundG1(sc, c.pks[a:b], d[2][a-lo:b-lo], d[3][a-lo:b-lo])
 		nd.P[x] = H[3]
 		for j := 2; j >= 0; j-- {
 			nd.P[x].Mul13Add(&H[j])
 		}
 	}
-	var H [4]crypto.G2
-	H[0], H[1], _ = crypto.PairRoundG2(sc, c.pts[lo:hi], d[0], d[1])
-	H[2], H[3], _ = crypto.PairRoundG2(sc, c.pts[lo:hi], d[2], d[3])
+	var H [4]curve.G2
+	H[0], H[1], _ = curve.PairRoundG2(sc, c.pts[lo:hi], d[0], d[1])
+	H[2], H[3], _ = curve.PairRoundG2(sc, c.pts[lo:hi], d[2], d[3])
 	nd.S = H[3]
 	for j := 2; j >= 0; j-- {
 		nd.S.Mul13Add(&H[j])
@@ -469,7 +470,7 @@ func (c *call) weightedByRounds(base, lo, hi int) node {
 // weightedTerm returns the inverse of d^w for the public weight w = k+1 of
 // the set at offset k in its part: what dividing d's term out of a weighted
 // value multiplies by.
-func weightedTerm(d crypto.GT, k int) *crypto.GT {
+func weightedTerm(d curve.GT, k int) *curve.GT {
 	w := uint32(k + 1)
 	dw := d.Exp([]byte{byte(w), byte(w >> 8), byte(w >> 16), byte(w >> 24)}, 32)
 	return dw.Conjugate()
@@ -482,20 +483,20 @@ func (c *call) rangeCheckCost(lo, hi int) float64 {
 }
 
 // inverse returns the inverse of a value of GT (its conjugate).
-func inverse(a crypto.GT) *crypto.GT { return a.Conjugate() }
+func inverse(a curve.GT) *curve.GT { return a.Conjugate() }
 
 // plainSums returns the node of [lo, hi) with unweighted sums: S = sum s_k
 // and P_g = sum pk_k, by batch-affine addition.
 func (c *call) plainSums(lo, hi int) node {
 	nd := node{lo: lo, hi: hi, gLo: c.gOf[lo]}
-	nd.P = make([]crypto.G1, c.gOf[hi-1]-nd.gLo+1)
+	nd.P = make([]curve.G1, c.gOf[hi-1]-nd.gLo+1)
 	for x := range nd.P {
 		g := nd.gLo + x
 		a, b := max(lo, c.groups[g].lo), min(hi, c.groups[g].hi)
 		if a < b {
-			nd.P[x] = crypto.SumG1(c.pks[a:b])
+			nd.P[x] = curve.SumG1(c.pks[a:b])
 		}
 	}
-	nd.S = crypto.SumG2(c.pts[lo:hi])
+	nd.S = curve.SumG2(c.pts[lo:hi])
 	return nd
 }

@@ -3,7 +3,7 @@ package verifier
 import (
 	"math/bits"
 
-	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/internal/curve"
 )
 
 // subgroupLeaf: the descent of dropOutsideG2 stops at ranges of at most this
@@ -24,7 +24,7 @@ const subgroupLeaf = 4
 // of their own digits: the fused check goes on with them and no fresh draw.
 // It reports false, leaving the call as it was, when the points outside G2
 // are too many for this to beat checking every point alone.
-func (c *call) dropOutsideG2(digits []uint8, R int, H []crypto.G2, PG [][]crypto.G1, big []int) ([]uint8, bool) {
+func (c *call) dropOutsideG2(digits []uint8, R int, H []curve.G2, PG [][]curve.G1, big []int) ([]uint8, bool) {
 	m := len(c.cand)
 	work := append([]uint8(nil), digits...) // digits with the dropped points' zeroed
 	var dropped []int
@@ -93,15 +93,15 @@ func (c *call) dropLimit(R int) int {
 
 // descend returns a candidate outside G2 whose term makes round j's sum Hj
 // (over the candidates, with digits work) leave G2, or -1 if none is found.
-func (c *call) descend(work []uint8, m, j int, Hj crypto.G2) int {
+func (c *call) descend(work []uint8, m, j int, Hj curve.G2) int {
 	d := work[j*m : (j+1)*m]
 	zeros := make([]uint8, m)
 	lo, hi, sum := 0, m, Hj
-	sc := c.v.scratch.Get().(*crypto.PairRoundScratch)
+	sc := c.v.scratch.Get().(*curve.PairRoundScratch)
 	defer c.v.scratch.Put(sc)
 	for hi-lo > subgroupLeaf {
 		mid := lo + (hi-lo)/2
-		left, _, err := crypto.PairRoundG2(sc, c.pts[lo:mid], d[lo:mid], zeros[lo:mid])
+		left, _, err := curve.PairRoundG2(sc, c.pts[lo:mid], d[lo:mid], zeros[lo:mid])
 		if err != nil {
 			return -1
 		}
@@ -122,7 +122,7 @@ func (c *call) descend(work []uint8, m, j int, Hj crypto.G2) int {
 
 // removeTerms takes candidate k's terms c_kj s_k out of the round sums, and
 // c_kj pk_k out of its group's key round sums when they come from the rounds.
-func (c *call) removeTerms(k int, digits []uint8, m, R int, H []crypto.G2, PG [][]crypto.G1, big []int) {
+func (c *call) removeTerms(k int, digits []uint8, m, R int, H []curve.G2, PG [][]curve.G1, big []int) {
 	x := -1
 	for y, g := range big {
 		if g == c.gOf[k] {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/internal/curve"
 )
 
 // sameRoot returns n valid sets over one random root, keys start..start+n-1.
@@ -178,7 +179,7 @@ func TestRoundFilterRate(t *testing.T) {
 	c.decode()
 	_, sigs := c.points()
 	ds := digitSource{r: newRand(), pos: 512}
-	var sc crypto.PairRoundScratch
+	var sc curve.PairRoundScratch
 	const rounds = 650
 	passed := 0
 	d1, d2 := make([]uint8, len(sigs)), make([]uint8, len(sigs))
@@ -186,12 +187,12 @@ func TestRoundFilterRate(t *testing.T) {
 		for k := range sigs {
 			d1[k], d2[k] = ds.next(), ds.next()
 		}
-		H1, H2, err := crypto.PairRoundG2(&sc, sigs, d1, d2)
+		H1, H2, err := curve.PairRoundG2(&sc, sigs, d1, d2)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for x, c := range []struct {
-			H crypto.G2
+			H curve.G2
 			d []uint8
 		}{{H1, d1}, {H2, d2}} {
 			in := c.H.InG2()

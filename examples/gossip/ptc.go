@@ -74,7 +74,7 @@ func (s signer) signPTC(slot uint64, members []uint64, invalid float64, seed uin
 	if err != nil {
 		return nil, nil, err
 	}
-	var hashes [2]crypto.G2Affine
+	var hashes [2]*crypto.HashedMessage
 	var datas [2]*attestation.PayloadAttestationData
 	for i, present := range []bool{false, true} {
 		datas[i] = &attestation.PayloadAttestationData{BeaconBlockRoot: s.net.Data(slot).BeaconBlockRoot, Slot: slot, PayloadPresent: present}
@@ -82,7 +82,7 @@ func (s signer) signPTC(slot uint64, members []uint64, invalid float64, seed uin
 		if err != nil {
 			return nil, nil, err
 		}
-		hashes[i] = crypto.HashToG2(root[:], crypto.DST)
+		hashes[i] = crypto.HashMessage(root[:])
 	}
 	clean = make([]ptcMsg, len(members))
 	var g errgroup.Group
@@ -91,7 +91,7 @@ func (s signer) signPTC(slot uint64, members []uint64, invalid float64, seed uin
 		g.Go(func() error {
 			d := min(i%3, 1) // a third vote "payload absent"
 			clean[i] = ptcMsg{valid: true, msg: &attestation.PayloadAttestationMessage{
-				ValidatorIndex: members[i], Data: datas[d], Signature: mulSign(s.net.Keys.SecretKey(members[i]), &hashes[d]),
+				ValidatorIndex: members[i], Data: datas[d], Signature: mulSign(s.net.Keys.SecretKey(members[i]), hashes[d]),
 			}}
 			return nil
 		})

@@ -276,15 +276,10 @@ func (s signer) subnet(slot, committee uint64) uint64 {
 	return (cps*(slot%s.net.SlotsPerEpoch) + committee) % pool.AttestationSubnetCount
 }
 
-// mulSign is crypto.Sign for a message already hashed to h: sk*h. A slot's
-// attesters all sign one root, so it is hashed to G2 once.
-func mulSign(sk *crypto.SecretKey, h *crypto.G2Affine) [crypto.SignatureSize]byte {
-	be := sk.Bytes() // big-endian; G2.Mul wants little-endian
-	slices.Reverse(be[:])
-	q := h.Jacobian()
-	q.Mul(be[:], 8*len(be))
-	a := q.Affine()
-	return a.Bytes()
+// mulSign is crypto.Sign for a message already hashed: a slot's attesters
+// all sign one root, so it is hashed to G2 once.
+func mulSign(sk *crypto.SecretKey, h *crypto.HashedMessage) [crypto.SignatureSize]byte {
+	return h.Sign(sk).Bytes()
 }
 
 // signSlot returns the valid attestation of every member of every committee
@@ -301,7 +296,7 @@ func (s signer) signSlotSubnets(slot, subnets uint64, bar *progress) ([]message,
 	if err != nil {
 		return nil, err
 	}
-	h := crypto.HashToG2(root[:], crypto.DST)
+	h := crypto.HashMessage(root[:])
 	cps, _ := s.net.Committees.CommitteeCountPerSlot(slot / s.net.SlotsPerEpoch)
 	var msgs []message
 	for ci := range cps {
@@ -321,7 +316,7 @@ func (s signer) signSlotSubnets(slot, subnets uint64, bar *progress) ([]message,
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i := range msgs {
 		g.Go(func() error {
-			msgs[i].att.Signature = mulSign(s.net.Keys.SecretKey(msgs[i].att.AttesterIndex), &h)
+			msgs[i].att.Signature = mulSign(s.net.Keys.SecretKey(msgs[i].att.AttesterIndex), h)
 			bar.Add(1)
 			return nil
 		})

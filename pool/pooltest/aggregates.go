@@ -13,6 +13,8 @@ import (
 
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/internal/blspoint"
+	"github.com/attpool/attpool/internal/curve"
 	"github.com/attpool/attpool/internal/par"
 	"github.com/attpool/attpool/pool"
 	"github.com/attpool/attpool/ssz"
@@ -214,8 +216,8 @@ type slotKit struct {
 	slot       uint64
 	epoch      uint64
 	data       *attestation.AttestationData
-	attHash    crypto.G2Affine // hash to G2 of the data's signing root
-	attMul     *fixedBase      // multiples of attHash
+	attHash    curve.G2Affine // hash to G2 of the data's signing root
+	attMul     *fixedBase     // multiples of attHash
 	aapDomain  ssz.Domain
 	committees []*committeeLoad
 }
@@ -294,7 +296,7 @@ func (t *AggregateTraffic) newKit(slot uint64) (*slotKit, error) {
 	if err != nil {
 		return nil, err
 	}
-	kit.attHash = crypto.HashToG2(attRoot[:], crypto.DST)
+	kit.attHash = *blspoint.Message(crypto.HashMessage(attRoot[:]))
 	kit.attMul = newFixedBase(&kit.attHash)
 	selDomain, err := t.domain(ssz.DomainSelectionProof, epoch)
 	if err != nil {
@@ -304,7 +306,7 @@ func (t *AggregateTraffic) newKit(slot uint64) (*slotKit, error) {
 		return nil, err
 	}
 	selRoot := ssz.ComputeSigningRootFromRoot(ssz.HashTreeRootUint64(slot), selDomain)
-	selHash := crypto.HashToG2(selRoot[:], crypto.DST)
+	selHash := *blspoint.Message(crypto.HashMessage(selRoot[:]))
 	selMul := newFixedBase(&selHash)
 
 	cps, ok := n.Committees.CommitteeCountPerSlot(epoch)

@@ -1,16 +1,16 @@
 package pooltest
 
-import "github.com/attpool/attpool/crypto"
+import "github.com/attpool/attpool/internal/curve"
 
 // fixedBase multiplies one G2 point by many scalars: a table of d*256^w*h
 // for every byte position w and byte value d, so that k*h is the sum of one
 // table point per byte of k (32 additions instead of a 255-bit
 // multiplication; about 2.4 MB). Not constant time: for simulated keys only.
 type fixedBase struct {
-	table [32][256]crypto.G2
+	table [32][256]curve.G2
 }
 
-func newFixedBase(h *crypto.G2Affine) *fixedBase {
+func newFixedBase(h *curve.G2Affine) *fixedBase {
 	fb := new(fixedBase)
 	base := h.Jacobian()
 	for w := range fb.table {
@@ -28,7 +28,7 @@ func newFixedBase(h *crypto.G2Affine) *fixedBase {
 
 // mul returns the compressed k*h for a big-endian scalar k.
 func (fb *fixedBase) mul(be [32]byte) [96]byte {
-	acc := crypto.G2Infinity()
+	acc := curve.G2Infinity()
 	for w := range fb.table {
 		if d := be[31-w]; d != 0 {
 			acc.Add(&fb.table[w][d])

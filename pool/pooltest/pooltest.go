@@ -18,6 +18,7 @@ import (
 
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/internal/blspoint"
 	"github.com/attpool/attpool/internal/par"
 	"github.com/attpool/attpool/pool"
 	"github.com/attpool/attpool/ssz"
@@ -127,7 +128,7 @@ func (n *Network) SlotMessages(slot uint64, faults float64, seed uint64) []Messa
 	if err != nil {
 		panic(err)
 	}
-	h := crypto.HashToG2(root[:], crypto.DST)
+	h := *blspoint.Message(crypto.HashMessage(root[:]))
 	fb := newFixedBase(&h)
 	cps, _ := n.Committees.CommitteeCountPerSlot(epoch)
 	var msgs []Message

@@ -27,6 +27,8 @@ import (
 	"slices"
 
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/internal/blspoint"
+	"github.com/attpool/attpool/internal/curve"
 	"github.com/attpool/attpool/internal/par"
 	"github.com/attpool/attpool/verifier"
 )
@@ -162,13 +164,13 @@ func sameRootGroup(group []verifier.Set, root [32]byte) bool {
 	if !ok {
 		return false
 	}
-	pks := make([]*crypto.G1Affine, n)
-	pts := make([]*crypto.G2Affine, n)
+	pks := make([]*curve.G1Affine, n)
+	pts := make([]*curve.G2Affine, n)
 	for k := range group {
 		if group[k].PublicKey == nil {
 			return false
 		}
-		pks[k], pts[k] = group[k].PublicKey.Point(), sigs[k].Point()
+		pks[k], pts[k] = blspoint.Key(group[k].PublicKey), blspoint.Signature(sigs[k])
 	}
 	scalars := make([]byte, 8*n)
 	if _, err := crand.Read(scalars); err != nil {
@@ -179,13 +181,13 @@ func sameRootGroup(group []verifier.Set, root [32]byte) bool {
 			scalars[8*k] = 1
 		}
 	}
-	P := crypto.MultiExpG1(pks, scalars, 64)
-	S := crypto.MultiExpG2(pts, scalars, 64)
-	H := crypto.HashToG2(root[:], crypto.DST)
-	g := crypto.G1Generator()
+	P := curve.MultiExpG1(pks, scalars, 64)
+	S := curve.MultiExpG2(pts, scalars, 64)
+	H := *blspoint.Message(crypto.HashMessage(root[:]))
+	g := curve.G1Generator()
 	neg := g.Jacobian()
 	neg.Neg()
-	gt := crypto.MillerLoop([]crypto.G1Affine{P.Affine(), neg.Affine()}, []crypto.G2Affine{H, S.Affine()})
+	gt := curve.MillerLoop([]curve.G1Affine{P.Affine(), neg.Affine()}, []curve.G2Affine{H, S.Affine()})
 	return gt.FinalExpIsOne()
 }
 

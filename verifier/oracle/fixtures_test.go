@@ -10,6 +10,8 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/internal/blspoint"
+	"github.com/attpool/attpool/internal/curve"
 	"github.com/attpool/attpool/pool"
 	"github.com/attpool/attpool/verifier"
 )
@@ -82,19 +84,19 @@ func leBytes(k *big.Int) ([]byte, int) {
 
 // toBlst converts a gnark point to the crypto package's, through its
 // compressed encoding (no subgroup check).
-func toBlst(t testing.TB, p bls.G2Affine) crypto.G2 {
+func toBlst(t testing.TB, p bls.G2Affine) curve.G2 {
 	t.Helper()
 	b := p.Bytes()
 	var s crypto.Signature
 	if _, err := s.SetBytesNoSubgroupCheck(b[:]); err != nil {
 		t.Fatalf("blst decoding gnark's %x: %v", b, err)
 	}
-	return s.Point().Jacobian()
+	return blspoint.Signature(&s).Jacobian()
 }
 
 // randomCurvePoint returns a random point of the G2 curve (almost surely
 // outside G2): a random x of Fp2 until x^3 + 4(1+u) is a square.
-func randomCurvePoint(t testing.TB) crypto.G2 {
+func randomCurvePoint(t testing.TB) curve.G2 {
 	t.Helper()
 	for {
 		var p bls.G2Affine
@@ -111,11 +113,11 @@ func randomCurvePoint(t testing.TB) crypto.G2 {
 }
 
 // orderThirteen returns a point of order 13 of the G2 curve.
-func orderThirteen(t testing.TB) crypto.G2 { return smallOrderPoint(t, 13) }
+func orderThirteen(t testing.TB) curve.G2 { return smallOrderPoint(t, 13) }
 
 // shifted returns the encoding of sig + D, added in gnark's Jacobian
 // coordinates.
-func shifted(t testing.TB, sig [96]byte, D *crypto.G2) [96]byte {
+func shifted(t testing.TB, sig [96]byte, D *curve.G2) [96]byte {
 	t.Helper()
 	s, _, err := oracleDecodeG2(sig[:])
 	if err != nil {
@@ -131,10 +133,10 @@ func shifted(t testing.TB, sig [96]byte, D *crypto.G2) [96]byte {
 	return out.Bytes()
 }
 
-func neg(p crypto.G2) *crypto.G2 { q := p; q.Neg(); return &q }
+func neg(p curve.G2) *curve.G2 { q := p; q.Neg(); return &q }
 
 // randomG2 returns [k]g2 for a random scalar k.
-func randomG2(t testing.TB) crypto.G2 {
+func randomG2(t testing.TB) curve.G2 {
 	var k fr.Element
 	if _, err := k.SetRandom(); err != nil {
 		t.Fatal(err)

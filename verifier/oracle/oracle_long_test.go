@@ -29,6 +29,8 @@ import (
 	"time"
 
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/internal/blspoint"
+	"github.com/attpool/attpool/internal/curve"
 	"github.com/attpool/attpool/internal/par"
 	"github.com/attpool/attpool/verifier"
 )
@@ -90,9 +92,9 @@ type oracleGen struct {
 	pks      []*crypto.PublicKey
 	roots    [][32]byte // pool, partly renewed
 	sigs     map[oracleSigKey][96]byte
-	g2       []crypto.G2           // random points of G2
-	small    map[int64][]crypto.G2 // points of small prime order
-	outside  []crypto.G2           // random curve points outside G2
+	g2       []curve.G2           // random points of G2
+	small    map[int64][]curve.G2 // points of small prime order
+	outside  []curve.G2           // random curve points outside G2
 	smallOrd []int64
 }
 
@@ -102,7 +104,7 @@ func newOracleGen(t testing.TB, seed uint64) *oracleGen {
 		t: t, rng: mrand.New(mrand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
 		sks: sks, pks: pks,
 		sigs:     make(map[oracleSigKey][96]byte),
-		small:    make(map[int64][]crypto.G2),
+		small:    make(map[int64][]curve.G2),
 		smallOrd: []int64{13, 23, 2713, 11953, 262069},
 	}
 	for range 48 {
@@ -444,7 +446,7 @@ func (g *oracleGen) randBytes(b []byte) {
 	}
 }
 
-func (g *oracleGen) smallPoint() (crypto.G2, int64) {
+func (g *oracleGen) smallPoint() (curve.G2, int64) {
 	ell := g.smallOrd[g.rng.IntN(len(g.smallOrd))]
 	T := g.small[ell][g.rng.IntN(len(g.small[ell]))]
 	// A random nonzero multiple of T, another point of order ell.
@@ -458,12 +460,12 @@ func (g *oracleGen) smallPoint() (crypto.G2, int64) {
 func (g *oracleGen) craft(kind string, cases []oracleCase, idx []int) {
 	t := g.t
 	sig := func(k int) *[96]byte { return &cases[idx[k]].set.Signature }
-	pair := func(D crypto.G2) {
+	pair := func(D curve.G2) {
 		*sig(0) = shifted(t, *sig(0), &D)
 		*sig(1) = shifted(t, *sig(1), neg(D))
 	}
-	randomD := func() crypto.G2 { return g.g2[g.rng.IntN(len(g.g2))] }
-	T13 := func() crypto.G2 { return g.small[13][g.rng.IntN(len(g.small[13]))] }
+	randomD := func() curve.G2 { return g.g2[g.rng.IntN(len(g.g2))] }
+	T13 := func() curve.G2 { return g.small[13][g.rng.IntN(len(g.small[13]))] }
 	switch kind {
 	case "swap":
 		*sig(0), *sig(1) = *sig(1), *sig(0)
@@ -514,16 +516,16 @@ func (g *oracleGen) craft(kind string, cases []oracleCase, idx []int) {
 		if _, err := s0.SetBytes(sig(0)[:]); err != nil {
 			t.Fatal(err)
 		}
-		P := s0.Point().Jacobian()
+		P := blspoint.Signature(&s0).Jacobian()
 		*sig(1) = shifted(t, *sig(1), &P)
 		*sig(0) = [96]byte{0xc0}
 	case "negated":
 		sig(0)[0] ^= 0x20
 	case "sig-is-hash":
-		h := crypto.HashToG2(cases[idx[0]].set.Root[:], crypto.DST)
+		h := *blspoint.Message(crypto.HashMessage(cases[idx[0]].set.Root[:]))
 		*sig(0) = h.Bytes()
 	case "sig-is-g2gen":
-		g2 := crypto.G2Generator()
+		g2 := curve.G2Generator()
 		*sig(0) = g2.Bytes()
 	case "off-curve":
 		*sig(0) = oracleOffCurve(t)

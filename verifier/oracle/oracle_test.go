@@ -30,6 +30,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/internal/curve"
 	"github.com/attpool/attpool/internal/testenv"
 	"github.com/attpool/attpool/verifier"
 )
@@ -393,8 +394,17 @@ func oracleX0(sig [96]byte) *big.Int { return new(big.Int).SetBytes(sig[48:]) }
 // signing, each decoding rule on a crafted case, and its subgroup tests
 // against [r]P == O.
 func TestOracleSelfCheck(t *testing.T) {
-	if !bytes.Equal(oracleDST, crypto.DST) {
-		t.Fatalf("oracle DST %q, crypto.DST %q", oracleDST, crypto.DST)
+	// The key 1 signs a message to its hash: the oracle's hash under
+	// oracleDST must be crypto's under the ciphersuite's tag.
+	one, err := crypto.SecretKeyFromBytes(append(make([]byte, 31), 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, msg := range [][]byte{{}, []byte("attpool")} {
+		h := oracleHash(msg)
+		if got, want := h.Bytes(), crypto.HashMessage(msg).Sign(one).Bytes(); got != want {
+			t.Fatalf("oracle hash of %q under %q is %x, crypto's %x", msg, oracleDST, got, want)
+		}
 	}
 	if oracleR.Cmp(r) != 0 {
 		t.Fatalf("gnark's r %x differs from the test helpers' %x", oracleR, r)
@@ -475,7 +485,7 @@ func TestOracleSelfCheck(t *testing.T) {
 		good := sigs[1]
 		T := orderThirteen(t)
 		D := randomG2(t)
-		g2 := crypto.G2Generator()
+		g2 := curve.G2Generator()
 		var inf [96]byte
 		inf[0] = 0xc0
 		x0 := oracleX0(good)
@@ -606,7 +616,7 @@ func TestOracleSelfCheck(t *testing.T) {
 // oracleFromBlst converts a blst point to gnark through its compressed bytes,
 // with gnark's decoder (no subgroup check), so that the oracle's own decoder
 // is not the one under test here.
-func oracleFromBlst(t testing.TB, p crypto.G2) bls.G2Affine {
+func oracleFromBlst(t testing.TB, p curve.G2) bls.G2Affine {
 	t.Helper()
 	a := p.Affine()
 	b := a.Bytes()
@@ -658,7 +668,7 @@ func oracleG1OutsideSubgroup(t testing.TB) [48]byte {
 // a prime factor of the cofactor h2 = 13^2 * 23^2 * 2713 * 11953 * 262069 *
 // p448: Q random on the curve, T = (h2*r/ell^v)*Q with v the multiplicity of
 // ell, then multiplied by ell while the next multiple is not the identity.
-func smallOrderPoint(t testing.TB, ell int64) crypto.G2 {
+func smallOrderPoint(t testing.TB, ell int64) curve.G2 {
 	t.Helper()
 	L := big.NewInt(ell)
 	k := new(big.Int).Mul(h2, r)
@@ -688,7 +698,7 @@ func smallOrderPoint(t testing.TB, ell int64) crypto.G2 {
 		return T
 	}
 	t.Fatalf("no point of order %d found", ell)
-	return crypto.G2{}
+	return curve.G2{}
 }
 
 // oracleSpecVectors runs the oracle on the official BLS vectors: verify,

@@ -1,4 +1,4 @@
-package crypto
+package curve
 
 import (
 	"unsafe"
@@ -6,29 +6,59 @@ import (
 	blst "github.com/supranational/blst/bindings/go"
 )
 
-// The types and functions below are the building blocks of the batch
-// verifier: point arithmetic, multi-scalar multiplication, subgroup checks,
-// Miller loops and the final exponentiation. Scalars are little-endian byte
-// strings of (nbits+7)/8 bytes each. Zero values of G1 and G2 are not the
-// identity; start sums from [G1Infinity] or [G2Infinity], or from a point.
-
-// G1Affine is a point of the G1 curve in affine coordinates.
+// G1Affine is a point of the G1 curve in affine coordinates. The zero value
+// is the point at infinity.
 type G1Affine struct{ p blst.P1Affine }
 
-// G2Affine is a point of the G2 curve in affine coordinates.
+// G2Affine is a point of the G2 curve in affine coordinates. The zero value
+// is the point at infinity.
 type G2Affine struct{ p blst.P2Affine }
 
 // G1 is a point of the G1 curve in Jacobian coordinates (an accumulator).
+// The zero value (Z = 0) is the identity.
 type G1 struct{ p blst.P1 }
 
 // G2 is a point of the G2 curve in Jacobian coordinates (an accumulator).
+// The zero value (Z = 0) is the identity.
 type G2 struct{ p blst.P2 }
 
-// G1Infinity returns the identity of G1.
+// G1Infinity returns the identity of G1: the zero value.
 func G1Infinity() G1 { return G1{} }
 
-// G2Infinity returns the identity of G2.
+// G2Infinity returns the identity of G2: the zero value.
 func G2Infinity() G2 { return G2{} }
+
+// Blst returns the blst point p holds, for package crypto's signatures. It
+// aliases p.
+func (p *G1Affine) Blst() *blst.P1Affine { return &p.p }
+
+// Blst returns the blst point p holds, for package crypto's signatures. It
+// aliases p.
+func (p *G2Affine) Blst() *blst.P2Affine { return &p.p }
+
+// SetCompressed sets p to the decoded 48-byte compressed point, checking the
+// encoding and that it is on the curve (not the subgroup), and reports
+// blst's verdict; p is the point at infinity unless it is [Decoded].
+func (p *G1Affine) SetCompressed(in *[48]byte) DecodeResult {
+	r := DecodeResult(uncompressG1(&p.p, in))
+	if r != Decoded {
+		*p = G1Affine{}
+	}
+	return r
+}
+
+// SetCompressed sets p to the decoded 96-byte compressed point, as
+// [G1Affine.SetCompressed].
+func (p *G2Affine) SetCompressed(in *[96]byte) DecodeResult {
+	r := DecodeResult(uncompressG2(&p.p, in))
+	if r != Decoded {
+		*p = G2Affine{}
+	}
+	return r
+}
+
+// InG1 reports whether p is in the prime-order subgroup G1.
+func (p *G1Affine) InG1() bool { return p.p.InG1() }
 
 // G1Generator returns the standard generator of G1.
 func G1Generator() G1Affine { return G1Affine{p: *blst.P1Generator().ToAffine()} }
@@ -49,15 +79,15 @@ func (p *G2Affine) InG2() bool { return p.p.InG2() }
 func (p *G2Affine) Equal(q *G2Affine) bool { return p.p.Equals(&q.p) }
 
 // Bytes returns the 96-byte compressed encoding of p.
-func (p *G2Affine) Bytes() [SignatureSize]byte {
-	var out [SignatureSize]byte
+func (p *G2Affine) Bytes() [96]byte {
+	var out [96]byte
 	copy(out[:], p.p.Compress())
 	return out
 }
 
 // Uncompressed returns the 192-byte uncompressed encoding x.c1||x.c0||y.c1||y.c0.
-func (p *G2Affine) Uncompressed() [2 * SignatureSize]byte {
-	var out [2 * SignatureSize]byte
+func (p *G2Affine) Uncompressed() [192]byte {
+	var out [192]byte
 	copy(out[:], p.p.Serialize())
 	return out
 }
@@ -227,14 +257,24 @@ func BatchAffineG1(points []G1) []G1Affine {
 }
 
 // HashToG2 hashes msg to G2 with the given domain separation tag
-// (hash_to_curve, SSWU, random oracle; about 170 µs). Use [DST] for signatures.
+// (hash_to_curve, SSWU, random oracle; about 170 µs). Package crypto hashes
+// messages under the signatures' tag.
 func HashToG2(msg, dst []byte) G2Affine {
 	return G2Affine{p: *blst.HashToG2(msg, dst).ToAffine()}
 }
 
+// MulSecret returns sk*p, as blst signs a message hashed to p (constant time
+// in sk).
+func (p *G2Affine) MulSecret(sk *blst.SecretKey) G2Affine {
+	q := p.Jacobian()
+	var out G2
+	signHash(&out.p, &q.p, sk)
+	return out.Affine()
+}
+
 // GT is an element of the Miller loop's target field Fp12, before the final
-// exponentiation. Its zero value is not one; start products from
-// [MillerLoop] or [GTOne].
+// exponentiation. Its zero value is the zero of Fp12, which every check
+// rejects (see the package doc); start products from [MillerLoop] or [GTOne].
 type GT struct{ f blst.Fp12 }
 
 // GTOne returns the identity of Fp12.

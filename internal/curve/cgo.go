@@ -1,4 +1,4 @@
-package crypto
+package curve
 
 // This file holds the few blst C entry points that the Go bindings do not
 // expose (decoding with error codes, Jacobian doubling, negation and subgroup
@@ -45,6 +45,7 @@ bool blst_fp12_is_equal(const blst_fp12 *a, const blst_fp12 *b);
 void blst_fp12_conjugate(blst_fp12 *a);
 void blst_fp12_cyclotomic_sqr(blst_fp12 *ret, const blst_fp12 *a);
 const blst_fp12 *blst_fp12_one(void);
+void blst_sign_pk_in_g1(blst_p2 *out_sig, const blst_p2 *hash, const blst_scalar *SK);
 
 // attpool_gt_exp sets *ret = a^k for a value a of GT (the cyclotomic
 // subgroup, after the final exponentiation) and a little-endian k of nbits
@@ -118,15 +119,6 @@ import (
 	blst "github.com/supranational/blst/bindings/go"
 )
 
-// blst error codes (BLST_ERROR in blst.h).
-const (
-	blstSuccess      = 0
-	blstBadEncoding  = 1
-	blstNotOnCurve   = 2
-	blstNotInGroup   = 3
-	blstPkIsInfinity = 6
-)
-
 func cP1(p *blst.P1) *C.blst_p1               { return (*C.blst_p1)(unsafe.Pointer(p)) }
 func cP2(p *blst.P2) *C.blst_p2               { return (*C.blst_p2)(unsafe.Pointer(p)) }
 func cP1A(p *blst.P1Affine) *C.blst_p1_affine { return (*C.blst_p1_affine)(unsafe.Pointer(p)) }
@@ -165,6 +157,10 @@ func p2Mult(out, p *blst.P2, scalar []byte, nbits int) {
 
 func p1Mult(out, p *blst.P1, scalar []byte, nbits int) {
 	C.blst_p1_unchecked_mult(cP1(out), cP1(p), (*C.byte)(unsafe.Pointer(&scalar[0])), C.size_t(nbits))
+}
+
+func signHash(out, hash *blst.P2, sk *blst.SecretKey) {
+	C.blst_sign_pk_in_g1(cP2(out), cP2(hash), (*C.blst_scalar)(unsafe.Pointer(sk)))
 }
 
 func millerLoopN(out *blst.Fp12, qs []blst.P2Affine, ps []blst.P1Affine) {

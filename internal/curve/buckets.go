@@ -1,4 +1,4 @@
-package crypto
+package curve
 
 // Batch-affine bucket accumulation for the verifier's digit rounds.
 //

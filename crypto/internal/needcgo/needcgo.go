@@ -1,4 +1,0 @@
-// Package needcgo stops a build without cgo with a message that says why:
-// the crypto package is built on blst (C) and on C digit rounds, which need
-// cgo and a C compiler. With cgo on it is empty.
-package needcgo
