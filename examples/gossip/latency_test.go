@@ -11,15 +11,20 @@ import (
 	"github.com/attpool/attpool/pool/pooltest"
 )
 
-// quickConfig is -latency -quick on two loads, with two policies.
+// quickConfig is -latency -quick on two loads, with two policies, two
+// repetitions of each (one with -short).
 func quickConfig(t *testing.T) latencyConfig {
 	t.Helper()
 	att, err := newArrival(quickLatency.Att.Mean, quickLatency.Att.P95, quickLatency.Att.Max)
 	if err != nil {
 		t.Fatal(err)
 	}
+	reps := 2
+	if testing.Short() {
+		reps = 1
+	}
 	return latencyConfig{
-		Validators: quickLatency.Validators, Reps: 2, Goroutines: 8, Seed: 5, Att: att, Agg: att, Aggregates: true, AggOffset: quickLatency.AggOffset,
+		Validators: quickLatency.Validators, Reps: reps, Goroutines: 8, Seed: 5, Att: att, Agg: att, Aggregates: true, AggOffset: quickLatency.AggOffset,
 		Loads:    []loadSpec{{Subnets: 2, Invalid: 0}, {Subnets: 4, Invalid: 0.05}},
 		Policies: []string{"lodestar", "teku"},
 	}

@@ -3,12 +3,16 @@ package main
 import (
 	"slices"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
 // TestInterleave checks that every repetition runs every method once, the
-// first method rotating, and that each method gets one time per run.
-func TestInterleave(t *testing.T) {
+// first method rotating, and that each method gets one time per run (in a
+// synctest bubble: the calls' sleeps pass in fake time).
+func TestInterleave(t *testing.T) { synctest.Test(t, testInterleave) }
+
+func testInterleave(t *testing.T) {
 	b := &bench{runs: 4}
 	var order []int
 	f := func(i int) func() {
