@@ -509,43 +509,51 @@ func TestNilPointerFields(t *testing.T) {
 	}
 }
 
-// TestShapesMatchTypes checks that the unexported shapes, whose encodings
-// are generated, carry the same SSZ tags as the exported types, and that
-// the limits in the tags are the preset constants.
-func TestShapesMatchTypes(t *testing.T) {
+// TestTagsMatchCodecs checks that the SSZ tags of the exported types, which
+// state each container's schema as sszgen and other SSZ tools read it,
+// give the limits the hand-written codecs enforce, and that these are the
+// preset constants.
+func TestTagsMatchCodecs(t *testing.T) {
 	for _, tc := range []struct {
-		typ, shape any
-		bitsLimit  int
+		typ       any
+		preset    attestationPreset
+		bitsLimit int
 	}{
-		{Attestation{}, attestationShape{}, MaxValidatorsPerCommittee * MaxCommitteesPerSlot},
-		{MinimalAttestation{}, minimalAttestationShape{}, MaxValidatorsPerCommittee * MinimalMaxCommitteesPerSlot},
-		{Phase0Attestation{}, phase0AttestationShape{}, MaxValidatorsPerCommittee},
+		{Attestation{}, mainnetAttestation, MaxValidatorsPerCommittee * MaxCommitteesPerSlot},
+		{MinimalAttestation{}, minimalAttestation, MaxValidatorsPerCommittee * MinimalMaxCommitteesPerSlot},
+		{Phase0Attestation{}, phase0Attestation, MaxValidatorsPerCommittee},
 	} {
-		typ, shape := reflect.TypeOf(tc.typ), reflect.TypeOf(tc.shape)
-		if typ.NumField() != shape.NumField() {
-			t.Fatalf("%v has %d fields, %v %d", typ, typ.NumField(), shape, shape.NumField())
-		}
-		for i := range typ.NumField() {
-			if a, b := typ.Field(i), shape.Field(i); a.Name != b.Name || a.Type != b.Type || a.Tag != b.Tag {
-				t.Errorf("%v.%s %v `%s` differs from %v.%s %v `%s`", typ, a.Name, a.Type, a.Tag, shape, b.Name, b.Type, b.Tag)
-			}
-		}
+		typ := reflect.TypeOf(tc.typ)
 		f, _ := typ.FieldByName("AggregationBits")
 		if got, want := f.Tag.Get("ssz-max"), strconv.Itoa(tc.bitsLimit); got != want {
 			t.Errorf("%v.AggregationBits ssz-max = %s, want %s", typ, got, want)
 		}
+		if tc.preset.bitsLimit != uint64(tc.bitsLimit) {
+			t.Errorf("%v codec bits limit = %d, want %d", typ, tc.preset.bitsLimit, tc.bitsLimit)
+		}
+		size := "0"
+		if f, ok := typ.FieldByName("CommitteeBits"); ok {
+			size = f.Tag.Get("ssz-size")
+		}
+		if want := strconv.Itoa((tc.preset.committees + 7) / 8); size != want {
+			t.Errorf("%v.CommitteeBits ssz-size = %s, codec has %s bytes", typ, size, want)
+		}
 	}
 	for _, tc := range []struct {
 		typ   any
+		codec indexedCodec
 		limit int
 	}{
-		{IndexedAttestation{}, MaxValidatorsPerCommittee * MaxCommitteesPerSlot},
-		{MinimalIndexedAttestation{}, MaxValidatorsPerCommittee * MinimalMaxCommitteesPerSlot},
-		{Phase0IndexedAttestation{}, MaxValidatorsPerCommittee},
+		{IndexedAttestation{}, new(IndexedAttestation).codec(), MaxValidatorsPerCommittee * MaxCommitteesPerSlot},
+		{MinimalIndexedAttestation{}, new(MinimalIndexedAttestation).codec(), MaxValidatorsPerCommittee * MinimalMaxCommitteesPerSlot},
+		{Phase0IndexedAttestation{}, new(Phase0IndexedAttestation).codec(), MaxValidatorsPerCommittee},
 	} {
 		f, _ := reflect.TypeOf(tc.typ).FieldByName("AttestingIndices")
 		if got, want := f.Tag.Get("ssz-max"), strconv.Itoa(tc.limit); got != want {
 			t.Errorf("%T.AttestingIndices ssz-max = %s, want %s", tc.typ, got, want)
+		}
+		if tc.codec.limit != tc.limit {
+			t.Errorf("%T codec limit = %d, want %d", tc.typ, tc.codec.limit, tc.limit)
 		}
 	}
 }

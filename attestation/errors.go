@@ -5,10 +5,10 @@ import "errors"
 // Errors returned by this package. Returned errors wrap them and can be
 // tested with errors.Is.
 //
-// Decoding errors found by the generated fastssz code (wrong sizes, bad
-// offsets, a bitlist without its length bit or over its limit, too many
-// list elements) are returned as fastssz reports them; the errors below are
-// for the checks this package adds and for its helpers.
+// Decoding errors of the SSZ structure (wrong sizes, bad offsets, a bitlist
+// without its length bit or over its limit, too many list elements) are
+// returned as fastssz reports them (its ErrSize, ErrOffset, ...); the
+// errors below are for the checks this package adds, then for its helpers.
 var (
 	// ErrInvalidAggregationBits is returned when encoding or hashing an
 	// attestation whose AggregationBits is not a valid SSZ bitlist: empty,
@@ -21,6 +21,13 @@ var (
 	// ErrNilAttestation is returned when encoding or hashing a nil
 	// attestation, for example the nil Aggregate of an AggregateAndProof.
 	ErrNilAttestation = errors.New("attpool/attestation: nil attestation")
+	// ErrInvalidBoolean is returned when decoding an SSZ boolean byte other
+	// than 0 or 1 (the Gloas PayloadAttestationData's flags).
+	ErrInvalidBoolean = errors.New("attpool/attestation: invalid boolean")
+)
+
+// Errors of the conversions from SingleAttestation.
+var (
 	// ErrCommitteeIndexOutOfRange is returned when a committee index is not
 	// below the preset's MAX_COMMITTEES_PER_SLOT.
 	ErrCommitteeIndexOutOfRange = errors.New("attpool/attestation: committee index out of range")
@@ -30,7 +37,4 @@ var (
 	// ErrPositionOutOfRange is returned when a validator's position in its
 	// committee is not below the committee size.
 	ErrPositionOutOfRange = errors.New("attpool/attestation: position out of range of committee")
-	// ErrInvalidBoolean is returned when decoding an SSZ boolean byte other
-	// than 0 or 1 (the Gloas PayloadAttestationData's flags).
-	ErrInvalidBoolean = errors.New("attpool/attestation: invalid boolean")
 )

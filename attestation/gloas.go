@@ -20,9 +20,8 @@ const (
 // sign: whether the payload of the block BeaconBlockRoot at Slot was
 // present, and whether its blob data was available. The zero value is valid.
 //
-// Its SSZ methods are hand-written (gloas_codec.go): UnmarshalSSZ rejects a
-// boolean byte other than 0 or 1, which the generated code would decode as
-// false.
+// UnmarshalSSZ rejects a boolean byte other than 0 or 1, which fastssz's
+// UnmarshalBool would decode as false (gloas_codec.go).
 type PayloadAttestationData struct {
 	BeaconBlockRoot   [32]byte `ssz-size:"32"`
 	Slot              uint64

@@ -9,14 +9,7 @@ import (
 // Equal reports whether c and o are the same checkpoint. A nil Checkpoint
 // equals the zero Checkpoint, as both have the same encoding and root.
 func (c *Checkpoint) Equal(o *Checkpoint) bool {
-	var zero Checkpoint
-	if c == nil {
-		c = &zero
-	}
-	if o == nil {
-		o = &zero
-	}
-	return *c == *o
+	return *orNew(c) == *orNew(o)
 }
 
 // Equal reports whether d and o are the same attestation data, field by
@@ -24,13 +17,7 @@ func (c *Checkpoint) Equal(o *Checkpoint) bool {
 // both have the same encoding and root; so Equal reports true exactly when
 // the two hash tree roots are equal.
 func (d *AttestationData) Equal(o *AttestationData) bool {
-	var zero AttestationData
-	if d == nil {
-		d = &zero
-	}
-	if o == nil {
-		o = &zero
-	}
+	d, o = orNew(d), orNew(o)
 	return d.Slot == o.Slot &&
 		d.Index == o.Index &&
 		d.BeaconBlockRoot == o.BeaconBlockRoot &&
@@ -65,9 +52,13 @@ func (f *Fork) VersionAt(epoch uint64) [4]byte {
 	return f.CurrentVersion
 }
 
-// singleBits returns the aggregation bits of a committee of committeeSize
-// validators in which only position attested.
-func singleBits(committeeSize, position uint64) (bitfield.Bitlist, error) {
+// oneAttester returns the aggregation bits of a committee of committeeSize
+// validators in which only position attested, and sets s.CommitteeIndex in
+// committees, a bitvector of maxCommittees bits.
+func (s *SingleAttestation) oneAttester(committeeSize, position uint64, committees []byte, maxCommittees uint64) (bitfield.Bitlist, error) {
+	if s.CommitteeIndex >= maxCommittees {
+		return nil, fmt.Errorf("%w: %d", ErrCommitteeIndexOutOfRange, s.CommitteeIndex)
+	}
 	if committeeSize == 0 || committeeSize > MaxValidatorsPerCommittee {
 		return nil, fmt.Errorf("%w: %d", ErrCommitteeSize, committeeSize)
 	}
@@ -76,6 +67,7 @@ func singleBits(committeeSize, position uint64) (bitfield.Bitlist, error) {
 	}
 	bits := bitfield.NewBitlist(committeeSize)
 	bits.SetBitAt(position, true)
+	committees[s.CommitteeIndex/8] |= 1 << (s.CommitteeIndex % 8)
 	return bits, nil
 }
 
@@ -91,39 +83,21 @@ func singleBits(committeeSize, position uint64) (bitfield.Bitlist, error) {
 // or more than MaxValidatorsPerCommittee, or if positionInCommittee is not
 // below committeeSize.
 func (s *SingleAttestation) ToAttestation(committeeSize, positionInCommittee uint64) (*Attestation, error) {
-	if s.CommitteeIndex >= MaxCommitteesPerSlot {
-		return nil, fmt.Errorf("%w: %d", ErrCommitteeIndexOutOfRange, s.CommitteeIndex)
-	}
-	bits, err := singleBits(committeeSize, positionInCommittee)
+	committees := bitfield.NewBitvector64()
+	bits, err := s.oneAttester(committeeSize, positionInCommittee, committees, MaxCommitteesPerSlot)
 	if err != nil {
 		return nil, err
 	}
-	committees := bitfield.NewBitvector64()
-	committees.SetBitAt(s.CommitteeIndex, true)
-	return &Attestation{
-		AggregationBits: bits,
-		Data:            s.Data.Copy(),
-		Signature:       s.Signature,
-		CommitteeBits:   committees,
-	}, nil
+	return &Attestation{AggregationBits: bits, Data: s.Data.Copy(), Signature: s.Signature, CommitteeBits: committees}, nil
 }
 
 // ToMinimalAttestation is ToAttestation for the minimal preset, where
 // s.CommitteeIndex must be below MinimalMaxCommitteesPerSlot.
 func (s *SingleAttestation) ToMinimalAttestation(committeeSize, positionInCommittee uint64) (*MinimalAttestation, error) {
-	if s.CommitteeIndex >= MinimalMaxCommitteesPerSlot {
-		return nil, fmt.Errorf("%w: %d", ErrCommitteeIndexOutOfRange, s.CommitteeIndex)
-	}
-	bits, err := singleBits(committeeSize, positionInCommittee)
+	committees := bitfield.NewBitvector4()
+	bits, err := s.oneAttester(committeeSize, positionInCommittee, committees, MinimalMaxCommitteesPerSlot)
 	if err != nil {
 		return nil, err
 	}
-	committees := bitfield.NewBitvector4()
-	committees.SetBitAt(s.CommitteeIndex, true)
-	return &MinimalAttestation{
-		AggregationBits: bits,
-		Data:            s.Data.Copy(),
-		Signature:       s.Signature,
-		CommitteeBits:   committees,
-	}, nil
+	return &MinimalAttestation{AggregationBits: bits, Data: s.Data.Copy(), Signature: s.Signature, CommitteeBits: committees}, nil
 }

@@ -10,7 +10,7 @@ import (
 
 // This file computes hash tree roots the way the SSZ specification
 // defines them (pack, merkleize, mix_in_length), independently of the
-// generated fastssz code, to check that code against.
+// package's codecs and of fastssz's hasher, to check them against.
 
 type chunk = [32]byte
 

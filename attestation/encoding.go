@@ -1,0 +1,344 @@
+package attestation
+
+import (
+	ssz "github.com/ferranbt/fastssz"
+)
+
+// The SSZ encodings of this package are written by hand over fastssz's
+// primitives, one encoder, decoder and hasher per container shape:
+//
+//   - the fixed-size containers (this file and gloas_codec.go) encode,
+//     decode and hash their fields in order;
+//   - the Attestation of the three presets share one codec
+//     (attestation_codec.go), told the preset's limits;
+//   - IndexedAttestation, AggregateAndProof and SignedAggregateAndProof of
+//     the three presets share one codec each (aggregate_codec.go): the
+//     presets differ in a limit or in the type of the nested attestation.
+//
+// The bytes and roots are those of the specs: the official ssz_static
+// vectors (spectest), an independent merkleization (merkle_test.go) and
+// the fuzz targets check them. A nil pointer field encodes and hashes as
+// its zero value without being set; decoding reuses a non-nil one.
+
+// Sizes of the fixed-size parts, in bytes.
+const (
+	checkpointSize        = 8 + 32
+	attestationDataSize   = 8 + 8 + 32 + 2*checkpointSize
+	forkSize              = 4 + 4 + 8
+	signatureSize         = 96
+	singleAttestationSize = 8 + 8 + attestationDataSize + signatureSize
+	offsetSize            = 4
+)
+
+// sszObject is what the codecs need of a nested container.
+type sszObject interface {
+	MarshalSSZTo(buf []byte) ([]byte, error)
+	UnmarshalSSZ(buf []byte) error
+	SizeSSZ() int
+	HashTreeRootWith(hh ssz.HashWalker) error
+}
+
+// sszPointer is a pointer to a nested container type T.
+type sszPointer[T any] interface {
+	*T
+	sszObject
+}
+
+// orNew returns p, or a new zero T where p is nil.
+func orNew[T any](p *T) *T {
+	if p == nil {
+		return new(T)
+	}
+	return p
+}
+
+// variableOffset reads the 4-byte offset at buf[at:] of a container whose
+// only variable-size field starts right after its fixed part, fixed bytes
+// long (fastssz's errors, in its order of checks).
+func variableOffset(buf []byte, at, fixed int) error {
+	if len(buf) < fixed {
+		return ssz.ErrSize
+	}
+	o := ssz.ReadOffset(buf[at : at+offsetSize])
+	if o > uint64(len(buf)) {
+		return ssz.ErrOffset
+	}
+	if o != uint64(fixed) {
+		return ssz.ErrInvalidVariableOffset
+	}
+	return nil
+}
+
+// fixedContainer is a container of a fixed size that encodes and hashes
+// without fail; decodeFixed is given exactly its size.
+type fixedContainer interface {
+	encodeFixed(dst []byte) []byte
+	decodeFixed(buf []byte) error
+	hashFixed(hh ssz.HashWalker)
+}
+
+// fixedCodec encodes a fixed-size container of size bytes.
+type fixedCodec[T fixedContainer] struct {
+	v T
+	n int
+}
+
+func (c fixedCodec[T]) encode(dst []byte) ([]byte, error) { return c.v.encodeFixed(dst), nil }
+
+func (c fixedCodec[T]) decode(buf []byte) error {
+	if len(buf) != c.n {
+		return ssz.ErrSize
+	}
+	return c.v.decodeFixed(buf)
+}
+
+func (c fixedCodec[T]) size() int { return c.n }
+
+func (c fixedCodec[T]) hash(hh ssz.HashWalker) error { c.v.hashFixed(hh); return nil }
+
+func (c *Checkpoint) encodeFixed(dst []byte) []byte {
+	return append(ssz.MarshalUint64(dst, c.Epoch), c.Root[:]...)
+}
+
+func (c *Checkpoint) decodeFixed(buf []byte) error {
+	c.Epoch = ssz.UnmarshallUint64(buf[:8])
+	c.Root = [32]byte(buf[8:checkpointSize])
+	return nil
+}
+
+func (c *Checkpoint) hashFixed(hh ssz.HashWalker) {
+	indx := hh.Index()
+	hh.PutUint64(c.Epoch)
+	hh.PutBytes(c.Root[:])
+	hh.Merkleize(indx)
+}
+
+func (d *AttestationData) encodeFixed(dst []byte) []byte {
+	dst = ssz.MarshalUint64(dst, d.Slot)
+	dst = ssz.MarshalUint64(dst, d.Index)
+	dst = append(dst, d.BeaconBlockRoot[:]...)
+	dst = orNew(d.Source).encodeFixed(dst)
+	return orNew(d.Target).encodeFixed(dst)
+}
+
+func (d *AttestationData) decodeFixed(buf []byte) error {
+	d.Slot = ssz.UnmarshallUint64(buf[0:8])
+	d.Index = ssz.UnmarshallUint64(buf[8:16])
+	d.BeaconBlockRoot = [32]byte(buf[16:48])
+	d.Source, d.Target = orNew(d.Source), orNew(d.Target)
+	if err := d.Source.decodeFixed(buf[48 : 48+checkpointSize]); err != nil {
+		return err
+	}
+	return d.Target.decodeFixed(buf[48+checkpointSize : attestationDataSize])
+}
+
+func (d *AttestationData) hashFixed(hh ssz.HashWalker) {
+	indx := hh.Index()
+	hh.PutUint64(d.Slot)
+	hh.PutUint64(d.Index)
+	hh.PutBytes(d.BeaconBlockRoot[:])
+	orNew(d.Source).hashFixed(hh)
+	orNew(d.Target).hashFixed(hh)
+	hh.Merkleize(indx)
+}
+
+func (f *Fork) encodeFixed(dst []byte) []byte {
+	dst = append(dst, f.PreviousVersion[:]...)
+	dst = append(dst, f.CurrentVersion[:]...)
+	return ssz.MarshalUint64(dst, f.Epoch)
+}
+
+func (f *Fork) decodeFixed(buf []byte) error {
+	f.PreviousVersion, f.CurrentVersion = [4]byte(buf[0:4]), [4]byte(buf[4:8])
+	f.Epoch = ssz.UnmarshallUint64(buf[8:16])
+	return nil
+}
+
+func (f *Fork) hashFixed(hh ssz.HashWalker) {
+	indx := hh.Index()
+	hh.PutBytes(f.PreviousVersion[:])
+	hh.PutBytes(f.CurrentVersion[:])
+	hh.PutUint64(f.Epoch)
+	hh.Merkleize(indx)
+}
+
+func (s *SingleAttestation) encodeFixed(dst []byte) []byte {
+	dst = ssz.MarshalUint64(dst, s.CommitteeIndex)
+	dst = ssz.MarshalUint64(dst, s.AttesterIndex)
+	dst = orNew(s.Data).encodeFixed(dst)
+	return append(dst, s.Signature[:]...)
+}
+
+func (s *SingleAttestation) decodeFixed(buf []byte) error {
+	s.CommitteeIndex = ssz.UnmarshallUint64(buf[0:8])
+	s.AttesterIndex = ssz.UnmarshallUint64(buf[8:16])
+	s.Signature = [signatureSize]byte(buf[16+attestationDataSize:])
+	s.Data = orNew(s.Data)
+	return s.Data.decodeFixed(buf[16 : 16+attestationDataSize])
+}
+
+func (s *SingleAttestation) hashFixed(hh ssz.HashWalker) {
+	indx := hh.Index()
+	hh.PutUint64(s.CommitteeIndex)
+	hh.PutUint64(s.AttesterIndex)
+	orNew(s.Data).hashFixed(hh)
+	hh.PutBytes(s.Signature[:])
+	hh.Merkleize(indx)
+}
+
+func (c *Checkpoint) codec() fixedCodec[*Checkpoint] {
+	return fixedCodec[*Checkpoint]{c, checkpointSize}
+}
+
+func (d *AttestationData) codec() fixedCodec[*AttestationData] {
+	return fixedCodec[*AttestationData]{d, attestationDataSize}
+}
+
+func (f *Fork) codec() fixedCodec[*Fork] {
+	return fixedCodec[*Fork]{f, forkSize}
+}
+
+func (s *SingleAttestation) codec() fixedCodec[*SingleAttestation] {
+	return fixedCodec[*SingleAttestation]{s, singleAttestationSize}
+}
+
+// MarshalSSZ returns the SSZ encoding of c.
+func (c *Checkpoint) MarshalSSZ() ([]byte, error) {
+	return ssz.MarshalSSZ(c)
+}
+
+// MarshalSSZTo appends the SSZ encoding of c to buf.
+func (c *Checkpoint) MarshalSSZTo(buf []byte) ([]byte, error) {
+	return c.codec().encode(buf)
+}
+
+// UnmarshalSSZ sets c to the value encoded in buf.
+func (c *Checkpoint) UnmarshalSSZ(buf []byte) error {
+	return c.codec().decode(buf)
+}
+
+// SizeSSZ returns the size of the SSZ encoding of c (40 bytes).
+func (c *Checkpoint) SizeSSZ() int {
+	return c.codec().size()
+}
+
+// HashTreeRoot returns the SSZ hash tree root of c.
+func (c *Checkpoint) HashTreeRoot() ([32]byte, error) {
+	return ssz.HashWithDefaultHasher(c)
+}
+
+// HashTreeRootWith hashes c with hh.
+func (c *Checkpoint) HashTreeRootWith(hh ssz.HashWalker) error {
+	return c.codec().hash(hh)
+}
+
+// GetTree returns the SSZ Merkle tree of c.
+func (c *Checkpoint) GetTree() (*ssz.Node, error) {
+	return ssz.ProofTree(c)
+}
+
+// MarshalSSZ returns the SSZ encoding of d.
+func (d *AttestationData) MarshalSSZ() ([]byte, error) {
+	return ssz.MarshalSSZ(d)
+}
+
+// MarshalSSZTo appends the SSZ encoding of d to buf.
+func (d *AttestationData) MarshalSSZTo(buf []byte) ([]byte, error) {
+	return d.codec().encode(buf)
+}
+
+// UnmarshalSSZ sets d to the value encoded in buf.
+func (d *AttestationData) UnmarshalSSZ(buf []byte) error {
+	return d.codec().decode(buf)
+}
+
+// SizeSSZ returns the size of the SSZ encoding of d (128 bytes).
+func (d *AttestationData) SizeSSZ() int {
+	return d.codec().size()
+}
+
+// HashTreeRoot returns the SSZ hash tree root of d, the root that
+// attesters sign.
+func (d *AttestationData) HashTreeRoot() ([32]byte, error) {
+	return ssz.HashWithDefaultHasher(d)
+}
+
+// HashTreeRootWith hashes d with hh.
+func (d *AttestationData) HashTreeRootWith(hh ssz.HashWalker) error {
+	return d.codec().hash(hh)
+}
+
+// GetTree returns the SSZ Merkle tree of d.
+func (d *AttestationData) GetTree() (*ssz.Node, error) {
+	return ssz.ProofTree(d)
+}
+
+// MarshalSSZ returns the SSZ encoding of f.
+func (f *Fork) MarshalSSZ() ([]byte, error) {
+	return ssz.MarshalSSZ(f)
+}
+
+// MarshalSSZTo appends the SSZ encoding of f to buf.
+func (f *Fork) MarshalSSZTo(buf []byte) ([]byte, error) {
+	return f.codec().encode(buf)
+}
+
+// UnmarshalSSZ sets f to the value encoded in buf.
+func (f *Fork) UnmarshalSSZ(buf []byte) error {
+	return f.codec().decode(buf)
+}
+
+// SizeSSZ returns the size of the SSZ encoding of f (16 bytes).
+func (f *Fork) SizeSSZ() int {
+	return f.codec().size()
+}
+
+// HashTreeRoot returns the SSZ hash tree root of f.
+func (f *Fork) HashTreeRoot() ([32]byte, error) {
+	return ssz.HashWithDefaultHasher(f)
+}
+
+// HashTreeRootWith hashes f with hh.
+func (f *Fork) HashTreeRootWith(hh ssz.HashWalker) error {
+	return f.codec().hash(hh)
+}
+
+// GetTree returns the SSZ Merkle tree of f.
+func (f *Fork) GetTree() (*ssz.Node, error) {
+	return ssz.ProofTree(f)
+}
+
+// MarshalSSZ returns the SSZ encoding of s.
+func (s *SingleAttestation) MarshalSSZ() ([]byte, error) {
+	return ssz.MarshalSSZ(s)
+}
+
+// MarshalSSZTo appends the SSZ encoding of s to buf.
+func (s *SingleAttestation) MarshalSSZTo(buf []byte) ([]byte, error) {
+	return s.codec().encode(buf)
+}
+
+// UnmarshalSSZ sets s to the value encoded in buf.
+func (s *SingleAttestation) UnmarshalSSZ(buf []byte) error {
+	return s.codec().decode(buf)
+}
+
+// SizeSSZ returns the size of the SSZ encoding of s (240 bytes).
+func (s *SingleAttestation) SizeSSZ() int {
+	return s.codec().size()
+}
+
+// HashTreeRoot returns the SSZ hash tree root of s.
+func (s *SingleAttestation) HashTreeRoot() ([32]byte, error) {
+	return ssz.HashWithDefaultHasher(s)
+}
+
+// HashTreeRootWith hashes s with hh.
+func (s *SingleAttestation) HashTreeRootWith(hh ssz.HashWalker) error {
+	return s.codec().hash(hh)
+}
+
+// GetTree returns the SSZ Merkle tree of s.
+func (s *SingleAttestation) GetTree() (*ssz.Node, error) {
+	return ssz.ProofTree(s)
+}
