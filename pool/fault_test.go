@@ -3,7 +3,9 @@ package pool
 // Faults (issue 6, requirement 4): contexts cancelled while their batch is
 // verified, Close during a flood, and a node whose interfaces fail or block
 // on chosen calls. Every message must still get exactly one verdict, and no
-// goroutine may outlive the test (checkLeaks of helpers_test.go).
+// goroutine may outlive the test (the synctest bubble of the tests with a
+// blocked node, whose time windows pass in fake time; checkLeaks of
+// helpers_test.go for those that race real deadlines).
 
 import (
 	"context"
@@ -471,7 +473,9 @@ func TestFaultBlockingIntake(t *testing.T) {
 // or is verified. Each message is answered once, Accept or Ignore
 // (cancelled); a cancelled message leaves nothing behind (resubmitted, it
 // is accepted), and a copy that is not cancelled is answered from the
-// cancelled one's verification.
+// cancelled one's verification. Real time on purpose (no synctest bubble):
+// in a bubble no deadline could pass while a batch is verified, and no
+// assertion depends on when one does.
 func TestFaultCancelMidBatch(t *testing.T) {
 	checkLeaks(t)
 	e, all := faultEnv(t)
@@ -565,6 +569,8 @@ func TestFaultCancelMidBatch(t *testing.T) {
 
 // TestFaultCloseDuringFlood closes the pool while goroutines flood it with
 // valid and invalid attestations and aggregates, and keep submitting after.
+// Real time on purpose: in a synctest bubble the sleep before Close would
+// only end once the flood is over; no assertion depends on its length.
 func TestFaultCloseDuringFlood(t *testing.T) {
 	checkLeaks(t)
 	e, msgs := faultEnv(t)

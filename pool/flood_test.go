@@ -566,7 +566,9 @@ func floodCheck(tb testing.TB, k floodKind, run floodRun) (honest, honestAccepte
 // TestFlood sends each flood kind through a pool, with honest messages
 // interleaved, and checks the verdicts, the deadline, the bounds and, for
 // the signature floods, the cost per message against the per-signature
-// baseline (a pool with PerSignature) on a sample of the same messages.
+// baseline (a pool with PerSignature) on a sample of the same messages
+// (with ATTPOOL_TIMING_TESTS). Real time: the ratio is of real times; the
+// deadline only catches a pool that stops answering.
 func TestFlood(t *testing.T) {
 	checkLeaks(t)
 	fx := floodLoad(t)

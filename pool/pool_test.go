@@ -260,7 +260,8 @@ func TestCancelAndClose(t *testing.T) {
 	})
 }
 
-// TestCloseRace closes the pool while many goroutines submit.
+// TestCloseRace closes the pool while many goroutines submit (real time:
+// the deadlines of 0-4 ms fall anywhere; any verdict but Reject is right).
 func TestCloseRace(t *testing.T) {
 	checkLeaks(t)
 	e := newEnv(t, 2, 16, 100)
@@ -535,7 +536,8 @@ func TestGrownAggregateDropsContained(t *testing.T) {
 }
 
 // TestConcurrentMixed runs attestations, aggregates, block packing, pruning
-// and stats at once (for the race detector and the invariants).
+// and stats at once (for the race detector and the invariants; real time,
+// so that packing and pruning interleave with verification).
 func TestConcurrentMixed(t *testing.T) {
 	checkLeaks(t)
 	e := newEnv(t, 2, 32, 100)
