@@ -94,19 +94,10 @@ func (p *Pool) recordVerdicts(vs []verdict) []*group {
 		g.remaining--
 		if g.remaining == 0 {
 			groups = append(groups, g)
-			p.dropInflightLocked(g)
-			p.followers -= max(0, len(g.reqs)-1)
+			p.leaveInflightLocked(g)
 		}
 	}
 	return groups
-}
-
-// dropInflightLocked forgets g as the in-flight copy of its message.
-func (p *Pool) dropInflightLocked(g *group) {
-	m := p.inflight(g.kind)
-	if m[g.key] == g {
-		delete(m, g.key)
-	}
 }
 
 // preliminary is each group's verdict before the first-seen rules: its
@@ -237,11 +228,8 @@ func (p *Pool) storeSinglesLocked(c *commitment) {
 // commitAttestationLocked applies the first-seen rule to a valid attestation
 // and marks it seen.
 func (p *Pool) commitAttestationLocked(g *group) Result {
-	// [IGNORE] There has been no other valid attestation seen on an attestation
-	// subnet that has an identical attestation.data.target.epoch and
-	// participating validator index (another copy may have won meanwhile).
-	if p.attSeen.has(g.key.epoch, g.key.index) {
-		return ignore(ErrAlreadySeen)
+	if res := p.checkSeenLocked(g); res.Err != nil {
+		return res
 	}
 	p.attSeen.add(g.key.epoch, g.key.index)
 	return accepted
@@ -250,7 +238,7 @@ func (p *Pool) commitAttestationLocked(g *group) Result {
 // commitAggregateLocked applies the seen rules to a valid aggregate, marks it
 // seen and stores it.
 func (p *Pool) commitAggregateLocked(g *group, sig *crypto.Signature) Result {
-	if res := p.checkAggregateSeenLocked(g); res.Err != nil {
+	if res := p.checkSeenLocked(g); res.Err != nil {
 		return res
 	}
 	if !p.store.addAggregate(g.agg, g.data, g.bits, sig) {

@@ -62,7 +62,7 @@ func (p *Pool) submitPayloadAttestation(r *request, from Peer, msg *attestation.
 		kind: kindPayloadAttestation, reqs: []*request{r},
 		key: epochKey{d.Slot, msg.ValidatorIndex}, msgRoot: root, sig: msg.Signature,
 	}
-	if res, joined := p.checkPayloadAttestationSeen(g, r); joined || res.Err != nil {
+	if res, joined := p.checkSeen(g, r); joined || res.Err != nil {
 		return res, joined
 	}
 	if res, ok := p.checkPayloadAttestationBlock(&d); !ok {
@@ -87,21 +87,8 @@ func (p *Pool) checkPayloadAttestationTime(d *attestation.PayloadAttestationData
 	return Result{}, true
 }
 
-// checkPayloadAttestationSeen is the first-seen rule; an identical copy of
-// a payload attestation being verified joins its group (joined true).
-func (p *Pool) checkPayloadAttestationSeen(g *group, r *request) (res Result, joined bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if res := p.checkPayloadAttestationSeenLocked(g); res.Err != nil {
-		return res, false
-	}
-	lead := p.ptcInflight[g.key]
-	if lead == nil || lead.msgRoot != g.msgRoot || lead.sig != g.sig {
-		return Result{}, false
-	}
-	return p.joinLocked(lead, r)
-}
-
+// checkPayloadAttestationSeenLocked is the first-seen rule of payload
+// attestations (checkSeen runs it at intake).
 func (p *Pool) checkPayloadAttestationSeenLocked(g *group) Result {
 	// [IGNORE] This is the first valid payload attestation from this validator index
 	if p.ptcSeen.has(g.key.epoch, g.key.index) {
@@ -170,14 +157,14 @@ func (p *Pool) queuePayloadAttestation(g *group, from Peer, msg *attestation.Pay
 	j := &job{g: g, from: from, set: verifier.Set{
 		Root: ssz.ComputeSigningRootFromRoot(g.msgRoot, domain), PublicKey: pk, Signature: g.sig, Decoded: &g.point,
 	}}
-	return p.enqueue(g, p.ptcInflight, j)
+	return p.enqueue(g, j)
 }
 
 // commitPayloadAttestationLocked applies the first-seen rule to a valid
 // payload attestation and marks it seen. Only the current slot's messages
 // are accepted, so the marks of earlier slots are dropped here.
 func (p *Pool) commitPayloadAttestationLocked(g *group) Result {
-	if res := p.checkPayloadAttestationSeenLocked(g); res.Err != nil {
+	if res := p.checkSeenLocked(g); res.Err != nil {
 		return res
 	}
 	p.ptcSeen.prune(max(g.key.epoch, 1) - 1)

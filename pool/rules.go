@@ -47,7 +47,7 @@ type group struct {
 	kind      int
 	reqs      []*request
 	remaining int
-	ok        [3]bool
+	ok        [aggregateSets]bool
 	key       epochKey // (target epoch or slot, attester or aggregator)
 
 	data *attestation.AttestationData // the pool's copy
@@ -307,16 +307,22 @@ func (p *Pool) submitAttestation(r *request, from Peer, att *attestation.SingleA
 	if res, ok := p.hashData(m); !ok {
 		return res, false
 	}
-	g := &group{
-		kind: kindAttestation, reqs: []*request{r},
-		key:  epochKey{m.target.Epoch, att.AttesterIndex},
-		data: m.info.data, info: m.info, agg: aggKey{m.info.root, m.index}, sig: att.Signature,
-		pos: uint64(pos), size: uint64(len(m.committee)),
-	}
-	if res, joined := p.checkAttestationSeen(g, r); joined || res.Err != nil {
+	g := m.newGroup(kindAttestation, r, att.AttesterIndex, att.Signature)
+	g.pos, g.size = uint64(pos), uint64(len(m.committee))
+	if res, joined := p.checkSeen(g, r); joined || res.Err != nil {
 		return res, joined
 	}
 	return p.queueAttestation(g, from, att)
+}
+
+// newGroup is the group of the message of validator (the attester or the
+// aggregator) with signature sig, for the data m hashed.
+func (m *intake) newGroup(kind int, r *request, validator uint64, sig [96]byte) *group {
+	return &group{
+		kind: kind, reqs: []*request{r},
+		key:  epochKey{m.target.Epoch, validator},
+		data: m.info.data, info: m.info, agg: aggKey{m.info.root, m.index}, sig: sig,
+	}
 }
 
 // checkAttester is the committee membership rule; pos is the attester's
@@ -332,21 +338,48 @@ func (p *Pool) checkAttester(m *intake, attester uint64) (pos int, res Result, o
 	return pos, res, ok
 }
 
-// checkAttestationSeen is the first-seen rule of attestations; an identical
-// copy of an attestation being verified joins its group (joined true).
-func (p *Pool) checkAttestationSeen(g *group, r *request) (res Result, joined bool) {
+// checkSeen runs the first-seen rules of g's topic; an identical copy of a
+// message being verified joins its group (joined true).
+func (p *Pool) checkSeen(g *group, r *request) (res Result, joined bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	// [Modified in Electra:EIP7549]
-	// [IGNORE] No other valid attestation seen for this target epoch and validator
-	if p.attSeen.has(g.key.epoch, g.key.index) {
-		return ignore(ErrAlreadySeen), false
+	if res := p.checkSeenLocked(g); res.Err != nil {
+		return res, false
 	}
-	lead := p.attInflight[g.key]
-	if lead == nil || lead.agg != g.agg || lead.sig != g.sig {
+	lead := p.inflight(g.kind)[g.key]
+	if lead == nil || !g.isCopyOf(lead) {
 		return Result{}, false
 	}
 	return p.joinLocked(lead, r)
+}
+
+// checkSeenLocked runs the first-seen rules of g's topic, at intake and
+// again when g is found valid (another copy may have won meanwhile).
+func (p *Pool) checkSeenLocked(g *group) Result {
+	switch g.kind {
+	case kindAggregate:
+		return p.checkAggregateSeenLocked(g)
+	case kindPayloadAttestation:
+		return p.checkPayloadAttestationSeenLocked(g)
+	}
+	return p.checkAttestationSeenLocked(g)
+}
+
+// isCopyOf reports whether g's message is an identical copy of lead's, of
+// the same kind and key: the fields that name a message are equal (those its
+// kind does not set are zero in both).
+func (g *group) isCopyOf(lead *group) bool {
+	return lead.agg == g.agg && lead.msgRoot == g.msgRoot && lead.sig == g.sig && lead.outer == g.outer
+}
+
+// checkAttestationSeenLocked is the first-seen rule of attestations.
+func (p *Pool) checkAttestationSeenLocked(g *group) Result {
+	// [Modified in Electra:EIP7549]
+	// [IGNORE] No other valid attestation seen for this target epoch and validator
+	if p.attSeen.has(g.key.epoch, g.key.index) {
+		return ignore(ErrAlreadySeen)
+	}
+	return Result{}
 }
 
 // joinLocked adds r to the group of an identical message in flight, so that
@@ -373,7 +406,7 @@ func (p *Pool) queueAttestation(g *group, from Peer, att *attestation.SingleAtte
 	// [Modified in Electra:EIP7549]
 	// [REJECT] The attestation signature is valid
 	j := &job{set: verifier.Set{Root: g.info.signingRoot, PublicKey: pk, Signature: att.Signature, Decoded: &g.point}, g: g, from: from}
-	return p.enqueue(g, p.attInflight, j)
+	return p.enqueue(g, j)
 }
 
 // decodeSignature decodes g.sig into g.point, once, for the verifier and
@@ -389,9 +422,10 @@ func (g *group) decodeSignature(sentinel error) (Result, bool) {
 
 // enqueue registers g as in flight and queues its jobs, one per signature
 // of g, unless a bound is hit or the pool is closed.
-func (p *Pool) enqueue(g *group, inflight map[epochKey]*group, jobs ...*job) (Result, bool) {
+func (p *Pool) enqueue(g *group, jobs ...*job) (Result, bool) {
 	g.remaining = len(jobs)
 	n := int64(len(jobs))
+	inflight := p.inflight(g.kind)
 	p.mu.Lock()
 	if g.kind != kindPayloadAttestation && !p.store.canStore(g.agg) {
 		p.mu.Unlock()
@@ -410,24 +444,31 @@ func (p *Pool) enqueue(g *group, inflight map[epochKey]*group, jobs ...*job) (Re
 		return Result{}, true
 	}
 	p.pending.Add(-n)
-	p.answerClosed(g, inflight)
+	p.answerClosed(g)
 	return Result{}, true
 }
 
 // answerClosed answers a group the batcher refused, closed meanwhile
 // (copies may have joined it).
-func (p *Pool) answerClosed(g *group, inflight map[epochKey]*group) {
+func (p *Pool) answerClosed(g *group) {
 	p.mu.Lock()
-	if inflight[g.key] == g {
-		delete(inflight, g.key)
-	}
+	p.leaveInflightLocked(g)
 	reqs := g.reqs
 	g.reqs = nil
-	p.followers -= max(0, len(reqs)-1)
 	p.mu.Unlock()
 	for _, r := range reqs {
 		r.resolve(ignore(ErrClosed))
 	}
+}
+
+// leaveInflightLocked forgets g as the in-flight copy of its message: no
+// copy joins it any more, and those that did stop counting as followers.
+func (p *Pool) leaveInflightLocked(g *group) {
+	m := p.inflight(g.kind)
+	if m[g.key] == g {
+		delete(m, g.key)
+	}
+	p.followers -= max(0, len(g.reqs)-1)
 }
 
 // inflight is the index of the groups of kind in flight, by key.
@@ -469,7 +510,7 @@ func (p *Pool) submitAggregate(r *request, from Peer, sap *attestation.SignedAgg
 	if !ok {
 		return res, false
 	}
-	if res, joined := p.checkAggregateSeen(g, r); joined || res.Err != nil {
+	if res, joined := p.checkSeen(g, r); joined || res.Err != nil {
 		return res, joined
 	}
 	if res, ok := p.checkAggregator(m, sap.Message); !ok {
@@ -550,28 +591,9 @@ func (p *Pool) newAggregateGroup(r *request, m *intake, sap *attestation.SignedA
 	if err != nil {
 		return nil, rejectf(ErrMalformed, "%w", err), false
 	}
-	return &group{
-		kind: kindAggregate, reqs: []*request{r},
-		key:  epochKey{m.target.Epoch, aap.AggregatorIndex},
-		data: m.info.data, info: m.info, agg: aggKey{m.info.root, m.index}, sig: aggregate.Signature,
-		bits: bytes.Clone(aggregate.AggregationBits), msgRoot: msgRoot, outer: sap.Signature,
-	}, Result{}, true
-}
-
-// checkAggregateSeen runs the two first-seen rules of aggregates; an
-// identical copy of an aggregate being verified joins its group (joined
-// true).
-func (p *Pool) checkAggregateSeen(g *group, r *request) (res Result, joined bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if res := p.checkAggregateSeenLocked(g); res.Err != nil {
-		return res, false
-	}
-	lead := p.aggInflight[g.key]
-	if lead == nil || lead.msgRoot != g.msgRoot || lead.outer != g.outer {
-		return Result{}, false
-	}
-	return p.joinLocked(lead, r)
+	g := m.newGroup(kindAggregate, r, aap.AggregatorIndex, aggregate.Signature)
+	g.bits, g.msgRoot, g.outer = bytes.Clone(aggregate.AggregationBits), msgRoot, sap.Signature
+	return g, Result{}, true
 }
 
 // checkAggregateSeenLocked runs the two first-seen rules of aggregates, at
@@ -621,26 +643,36 @@ func (p *Pool) queueAggregate(g *group, m *intake, from Peer, sap *attestation.S
 		return res, false
 	}
 	g.attesters = p.sortedAttesters(m.d.Slot, m.index, m.committee, g.bits)
-	selDomain, aapDomain, err := p.aggregateDomains(m.target.Epoch)
+	jobs, err := p.aggregateJobs(g, m, from, aggregator, participantsKey, aap.SelectionProof)
 	if err != nil {
 		return rejectf(ErrMalformed, "%w", err), false
 	}
-	return p.enqueue(g, p.aggInflight,
+	return p.enqueue(g, jobs...)
+}
+
+// aggregateJobs are the three signature sets of an aggregate, in the order
+// of the specs' rules.
+func (p *Pool) aggregateJobs(g *group, m *intake, from Peer, aggregator, participants *crypto.PublicKey, selectionProof [96]byte) ([]*job, error) {
+	selDomain, aapDomain, err := p.aggregateDomains(m.target.Epoch)
+	if err != nil {
+		return nil, err
+	}
+	return []*job{
 		// [REJECT] The selection proof signature is valid
-		&job{g: g, idx: 0, from: from, set: verifier.Set{
+		{g: g, idx: 0, from: from, set: verifier.Set{
 			Root:      ssz.ComputeSigningRootFromRoot(ssz.HashTreeRootUint64(m.d.Slot), selDomain),
-			PublicKey: aggregator, Signature: aap.SelectionProof,
+			PublicKey: aggregator, Signature: selectionProof,
 		}},
 		// [REJECT] The aggregator signature is valid
-		&job{g: g, idx: 1, from: from, set: verifier.Set{
+		{g: g, idx: 1, from: from, set: verifier.Set{
 			Root:      ssz.ComputeSigningRootFromRoot(g.msgRoot, aapDomain),
 			PublicKey: aggregator, Signature: g.outer,
 		}},
 		// [REJECT] The aggregate signature is valid
-		&job{g: g, idx: 2, from: from, set: verifier.Set{
-			Root: g.info.signingRoot, PublicKey: participantsKey, Signature: g.sig, Decoded: &g.point,
+		{g: g, idx: 2, from: from, set: verifier.Set{
+			Root: g.info.signingRoot, PublicKey: participants, Signature: g.sig, Decoded: &g.point,
 		}},
-	)
+	}, nil
 }
 
 // aggregateDomains are the domains of the selection proof and of the
