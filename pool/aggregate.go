@@ -1,6 +1,8 @@
 package pool
 
 import (
+	"slices"
+
 	"github.com/prysmaticlabs/go-bitfield"
 
 	"github.com/attpool/attpool/attestation"
@@ -14,9 +16,26 @@ import (
 // AttestationData: its bits and the sum of its signatures, kept as a point
 // (never re-encoded and decoded).
 type aggregate struct {
-	bits  bitfield.Bitlist
-	count int
-	sig   curve.G2
+	bits bitfield.Bitlist
+	sig  curve.G2
+}
+
+// newAggregate is the aggregate of one gossip aggregate: a copy of its bits,
+// its signature.
+func newAggregate(bits bitfield.Bitlist, sig *crypto.Signature) *aggregate {
+	a := &aggregate{bits: slices.Clone(bits), sig: curve.G2Infinity()}
+	a.sig.AddAffine(blspoint.Signature(sig))
+	return a
+}
+
+// participants is the number of attesters of a.
+func (a *aggregate) participants() int { return int(a.bits.Count()) }
+
+// join adds to a the attesters of bits, none of them in a, and their
+// signature.
+func (a *aggregate) join(bits bitfield.Bitlist, sig *crypto.Signature) {
+	_ = a.bits.NoAllocOr(bits, a.bits)
+	a.sig.AddAffine(blspoint.Signature(sig))
 }
 
 // dataEntry holds the aggregates of every committee for one AttestationData.
@@ -31,8 +50,19 @@ type dataEntry struct {
 type aggStore struct {
 	maxAggs, maxData int
 	workers          int
-	n                int // aggregates
+	n                int // aggregates: set by setCommittee alone
 	byRoot           map[[32]byte]*dataEntry
+}
+
+// setCommittee makes aggs the aggregates of committee in e (none: the
+// committee is dropped) and keeps s.n their count.
+func (s *aggStore) setCommittee(e *dataEntry, committee uint64, aggs []*aggregate) {
+	s.n += len(aggs) - len(e.committees[committee])
+	if len(aggs) == 0 {
+		delete(e.committees, committee)
+		return
+	}
+	e.committees[committee] = aggs
 }
 
 func newAggStore(maxAggs, maxData, workers int) *aggStore {
@@ -93,8 +123,7 @@ func (s *aggStore) place(x *single) (*aggregate, bool) {
 		return nil, false
 	}
 	a := &aggregate{bits: bitfield.NewBitlist(x.size), sig: curve.G2Infinity()}
-	e.committees[x.key.committee] = append(aggs, a)
-	s.n++
+	s.setCommittee(e, x.key.committee, append(aggs, a))
 	return a, true
 }
 
@@ -103,36 +132,63 @@ func (s *aggStore) place(x *single) (*aggregate, bool) {
 // there are many). stored[i] reports whether xs[i] is in the store
 // afterwards.
 func (s *aggStore) addSingles(xs []*single) (stored []bool) {
+	var m merger
 	stored = make([]bool, len(xs))
-	taskOf := make(map[*aggregate]int)
-	var tasks []mergeTask
-	var last *aggregate // the aggregate of the previous single, most often the next one's
-	var lastKey aggKey
-	lastTask := -1
 	for i, x := range xs {
-		a := last
-		if a == nil || x.key != lastKey || a.bits.BitAt(x.pos) || a.bits.Len() != x.size {
-			var ok bool
-			a, ok = s.place(x)
+		if !m.joinsLast(x) {
+			a, ok := s.place(x)
 			stored[i] = ok
 			if a == nil {
 				continue
 			}
-			t, seen := taskOf[a]
-			if !seen {
-				t = len(tasks)
-				taskOf[a] = t
-				tasks = append(tasks, mergeTask{dst: &a.sig, points: make([]*curve.G2Affine, 0, x.size)})
-			}
-			last, lastKey, lastTask = a, x.key, t
+			m.switchTo(a, x)
 		}
 		stored[i] = true
-		a.bits.SetBitAt(x.pos, true)
-		a.count++
-		tasks[lastTask].points = append(tasks[lastTask].points, blspoint.Signature(x.sig))
+		m.add(x)
 	}
-	mergeAll(tasks, s.workers)
-	// An aggregate that grew may now contain another of its committee.
+	mergeAll(m.tasks, s.workers)
+	s.dropGrownContained(xs)
+	return stored
+}
+
+// merger gathers the signature points of singles by the aggregate they
+// join, one merge task an aggregate.
+type merger struct {
+	tasks   []mergeTask
+	taskOf  map[*aggregate]int
+	last    *aggregate // the aggregate of the previous single, most often the next one's
+	lastKey aggKey
+	task    int // last's task
+}
+
+// joinsLast reports whether x joins the previous single's aggregate.
+func (m *merger) joinsLast(x *single) bool {
+	return m.last != nil && x.key == m.lastKey && !m.last.bits.BitAt(x.pos) && m.last.bits.Len() == x.size
+}
+
+// switchTo makes a, which x joins, the last aggregate.
+func (m *merger) switchTo(a *aggregate, x *single) {
+	if m.taskOf == nil {
+		m.taskOf = make(map[*aggregate]int)
+	}
+	t, seen := m.taskOf[a]
+	if !seen {
+		t = len(m.tasks)
+		m.taskOf[a] = t
+		m.tasks = append(m.tasks, mergeTask{dst: &a.sig, points: make([]*curve.G2Affine, 0, x.size)})
+	}
+	m.last, m.lastKey, m.task = a, x.key, t
+}
+
+// add sets x's bit in the last aggregate and queues its point.
+func (m *merger) add(x *single) {
+	m.last.bits.SetBitAt(x.pos, true)
+	m.tasks[m.task].points = append(m.tasks[m.task].points, blspoint.Signature(x.sig))
+}
+
+// dropGrownContained drops, in each committee the singles joined, the
+// aggregates another one now contains (an aggregate that grew may).
+func (s *aggStore) dropGrownContained(xs []*single) {
 	touched := make(map[aggKey]bool)
 	for i, x := range xs {
 		if i == 0 || x.key != xs[i-1].key { // singles come grouped by committee
@@ -141,110 +197,99 @@ func (s *aggStore) addSingles(xs []*single) (stored []bool) {
 	}
 	for k := range touched {
 		if e := s.byRoot[k.root]; e != nil && len(e.committees[k.committee]) > 1 {
-			e.committees[k.committee] = s.dropContained(e.committees[k.committee])
+			s.setCommittee(e, k.committee, dropContained(e.committees[k.committee]))
 		}
 	}
-	return stored
 }
 
-// dropContained removes the aggregates contained in another of the list (of
-// equal ones, the first stays).
-func (s *aggStore) dropContained(aggs []*aggregate) []*aggregate {
+// dropContained returns the aggregates of the list not contained in another
+// (of equal ones, the first stays), in a new slice.
+func dropContained(aggs []*aggregate) []*aggregate {
 	drop := make([]bool, len(aggs))
-	for i, a := range aggs {
-		for j, b := range aggs {
-			if i != j && !drop[j] && isSuperset(b.bits, a.bits) && (b.count > a.count || j < i) {
-				drop[i] = true
-				break
-			}
-		}
+	for i := range aggs {
+		drop[i] = containedInOther(aggs, drop, i)
 	}
 	kept := make([]*aggregate, 0, len(aggs))
 	for i, a := range aggs {
-		if drop[i] {
-			s.n--
-			continue
+		if !drop[i] {
+			kept = append(kept, a)
 		}
-		kept = append(kept, a)
 	}
 	return kept
 }
 
+// containedInOther reports whether aggs[i] is contained in another aggregate
+// of aggs not dropped: a larger one, or an equal one before it.
+func containedInOther(aggs []*aggregate, drop []bool, i int) bool {
+	a := aggs[i]
+	for j, b := range aggs {
+		if i != j && !drop[j] && isSuperset(b.bits, a.bits) && (j < i || b.participants() > a.participants()) {
+			return true
+		}
+	}
+	return false
+}
+
 // addAggregate stores a valid gossip aggregate of committee k. Stored
-// aggregates it contains are dropped; it merges into the first stored one it
-// does not overlap, or else is kept apart. It returns false if it cannot be
+// aggregates it contains are dropped; it joins the first stored one it does
+// not overlap, or else is kept apart. It returns false if it cannot be
 // stored (bounds).
 func (s *aggStore) addAggregate(k aggKey, data *attestation.AttestationData, bits bitfield.Bitlist, sig *crypto.Signature) bool {
 	e := s.entry(k.root, data, true)
 	if e == nil {
 		return false
 	}
-	aggs := e.committees[k.committee]
-	for _, a := range aggs {
-		if a.bits.Len() != bits.Len() {
-			return false
-		}
-		if isSuperset(a.bits, bits) {
-			return true // nothing new
-		}
+	if stored, known := knownAggregate(e.committees[k.committee], bits); known {
+		return stored
 	}
-	kept := aggs[:0]
-	for _, a := range aggs {
-		if isSuperset(bits, a.bits) {
-			s.n--
-			continue
-		}
-		kept = append(kept, a)
-	}
-	for i := len(kept); i < len(aggs); i++ {
-		aggs[i] = nil
-	}
-	aggs = kept
-	e.committees[k.committee] = aggs
-	count := int(bits.Count())
-	for _, a := range aggs {
-		if overlap, err := a.bits.Overlaps(bits); err == nil && !overlap {
-			_ = a.bits.NoAllocOr(bits, a.bits)
-			a.count += count
-			a.sig.AddAffine(blspoint.Signature(sig))
-			// Grown, it may contain others of its committee.
-			e.committees[k.committee] = s.dropContained(aggs)
-			return true
-		}
+	aggs := slices.DeleteFunc(e.committees[k.committee], func(a *aggregate) bool { return isSuperset(bits, a.bits) })
+	s.setCommittee(e, k.committee, aggs)
+	if a := firstDisjoint(aggs, bits); a != nil {
+		a.join(bits, sig)
+		// Grown, it may contain others of its committee.
+		s.setCommittee(e, k.committee, dropContained(aggs))
+		return true
 	}
 	if s.n >= s.maxAggs {
 		return false
 	}
-	nb := make(bitfield.Bitlist, len(bits))
-	copy(nb, bits)
-	a := &aggregate{bits: nb, count: count, sig: curve.G2Infinity()}
-	a.sig.AddAffine(blspoint.Signature(sig))
-	e.committees[k.committee] = append(aggs, a)
-	s.n++
+	s.setCommittee(e, k.committee, append(aggs, newAggregate(bits, sig)))
 	return true
+}
+
+// knownAggregate decides an aggregate of bits from the stored aggregates of
+// its committee alone when it can (known true): not stored when their length
+// differs (another shuffling), stored already when one contains it.
+func knownAggregate(aggs []*aggregate, bits bitfield.Bitlist) (stored, known bool) {
+	for _, a := range aggs {
+		if a.bits.Len() != bits.Len() {
+			return false, true
+		}
+		if isSuperset(a.bits, bits) {
+			return true, true // nothing new
+		}
+	}
+	return false, false
+}
+
+// firstDisjoint is the first of aggs that shares no attester with bits, nil
+// if none.
+func firstDisjoint(aggs []*aggregate, bits bitfield.Bitlist) *aggregate {
+	for _, a := range aggs {
+		if overlap, err := a.bits.Overlaps(bits); err == nil && !overlap {
+			return a
+		}
+	}
+	return nil
 }
 
 // dropCovered drops the aggregates of committee id (of any data of its
 // slot) whose attesters are all in included.
 func (s *aggStore) dropCovered(id committeeID, included bitfield.Bitlist) {
+	covered := func(a *aggregate) bool { return a.bits.Len() == included.Len() && isSuperset(included, a.bits) }
 	for _, e := range s.byRoot {
-		if e.data.Slot != id.slot {
-			continue
-		}
-		aggs := e.committees[id.index]
-		kept := aggs[:0]
-		for _, a := range aggs {
-			if a.bits.Len() == included.Len() && isSuperset(included, a.bits) {
-				s.n--
-				continue
-			}
-			kept = append(kept, a)
-		}
-		clear(aggs[len(kept):])
-		if len(kept) == 0 {
-			delete(e.committees, id.index)
-		} else {
-			e.committees[id.index] = kept
+		if e.data.Slot == id.slot {
+			s.setCommittee(e, id.index, slices.DeleteFunc(e.committees[id.index], covered))
 		}
 	}
 }
@@ -252,12 +297,13 @@ func (s *aggStore) dropCovered(id committeeID, included bitfield.Bitlist) {
 // prune drops the data of slots before minSlot.
 func (s *aggStore) prune(minSlot uint64) {
 	for r, e := range s.byRoot {
-		if e.data.Slot < minSlot {
-			for _, aggs := range e.committees {
-				s.n -= len(aggs)
-			}
-			delete(s.byRoot, r)
+		if e.data.Slot >= minSlot {
+			continue
 		}
+		for ci := range e.committees {
+			s.setCommittee(e, ci, nil)
+		}
+		delete(s.byRoot, r)
 	}
 }
 

@@ -43,20 +43,30 @@ func (p *Pool) AttestationsForBlockWith(slot uint64, includable func(*attestatio
 			break
 		}
 		out = append(out, onChainAggregate(best.e.data, best.index, best.pick))
-		for k, a := range best.pick {
-			if a != nil {
-				_ = best.cov[k].NoAllocOr(a.bits, best.cov[k])
-			}
-		}
-		// Coverage is per (slot, committee): only the data of best's slot
-		// changed.
-		for _, c := range cands {
-			if c.slot == best.slot {
-				c.bound()
-			}
-		}
+		best.coverPick()
+		reboundSlot(cands, best.slot)
 	}
 	return out
+}
+
+// coverPick adds the attesters of c's pick to the coverage of their
+// committees.
+func (c *packCandidate) coverPick() {
+	for k, a := range c.pick {
+		if a != nil {
+			_ = c.cov[k].NoAllocOr(a.bits, c.cov[k])
+		}
+	}
+}
+
+// reboundSlot resets to their bound the gains of the candidates of slot:
+// coverage is per (slot, committee), so only theirs changed.
+func reboundSlot(cands []*packCandidate, slot uint64) {
+	for _, c := range cands {
+		if c.slot == slot {
+			c.bound()
+		}
+	}
 }
 
 // bestCandidate returns the candidate of the highest gain (the first of
@@ -96,27 +106,11 @@ type packCandidate struct {
 // deterministic order (newest slot first, then by data root) so that ties
 // go the same way every time.
 func (p *Pool) packCandidates(slot uint64, includable func(*attestation.AttestationData) bool) []*packCandidate {
-	epoch := p.epochOf(slot)
 	var cands []*packCandidate
 	for _, e := range p.store.byRoot {
-		ds := e.data.Slot
-		if ds+MinAttestationInclusionDelay > slot {
-			continue
+		if p.mayInclude(slot, e.data, includable) {
+			cands = append(cands, newPackCandidate(e))
 		}
-		if de := p.epochOf(ds); de != epoch && de+1 != epoch {
-			continue
-		}
-		if includable != nil && !includable(e.data) {
-			continue
-		}
-		c := &packCandidate{e: e, slot: ds}
-		for ci, aggs := range e.committees {
-			if len(aggs) > 0 {
-				c.index = append(c.index, ci)
-			}
-		}
-		slices.Sort(c.index)
-		cands = append(cands, c)
 	}
 	slices.SortFunc(cands, func(a, b *packCandidate) int {
 		if a.slot != b.slot {
@@ -129,24 +123,51 @@ func (p *Pool) packCandidates(slot uint64, includable func(*attestation.Attestat
 	// there names it, whatever data it voted for.
 	covered := make(map[committeeID]bitfield.Bitlist, MaxCommitteesPerSlot*len(cands))
 	for _, c := range cands {
-		c.cov = make([]bitfield.Bitlist, len(c.index))
-		c.pick = make([]*aggregate, len(c.index))
-		for k, ci := range c.index {
-			id := committeeID{c.slot, ci}
-			cov := covered[id]
-			if cov == nil {
-				if inc := p.included.of(id); inc != nil {
-					cov = slices.Clone(inc)
-				} else {
-					cov = bitfield.NewBitlist(c.e.committees[ci][0].bits.Len())
-				}
-				covered[id] = cov
-			}
-			c.cov[k] = cov
-		}
+		c.shareCoverage(covered, &p.included)
 		c.bound()
 	}
 	return cands
+}
+
+// mayInclude reports whether a block of slot may include d:
+// d.slot + MIN_ATTESTATION_INCLUSION_DELAY <= slot, d from the current or
+// the previous epoch of slot, and includable (if not nil) says so.
+func (p *Pool) mayInclude(slot uint64, d *attestation.AttestationData, includable func(*attestation.AttestationData) bool) bool {
+	if d.Slot+MinAttestationInclusionDelay > slot {
+		return false
+	}
+	if de, epoch := p.epochOf(d.Slot), p.epochOf(slot); de != epoch && de+1 != epoch {
+		return false
+	}
+	return includable == nil || includable(d)
+}
+
+// newPackCandidate is the candidate of e, its committees in ascending order.
+func newPackCandidate(e *dataEntry) *packCandidate {
+	c := &packCandidate{e: e, slot: e.data.Slot}
+	for ci, aggs := range e.committees {
+		if len(aggs) > 0 {
+			c.index = append(c.index, ci)
+		}
+	}
+	slices.Sort(c.index)
+	c.cov = make([]bitfield.Bitlist, len(c.index))
+	c.pick = make([]*aggregate, len(c.index))
+	return c
+}
+
+// shareCoverage gives c the coverage of its committees, shared with the
+// candidates of its slot: what blocks included to begin with.
+func (c *packCandidate) shareCoverage(covered map[committeeID]bitfield.Bitlist, included *includedBits) {
+	for k, ci := range c.index {
+		id := committeeID{c.slot, ci}
+		cov := covered[id]
+		if cov == nil {
+			cov = included.coverage(id, c.e.committees[ci][0].bits.Len())
+			covered[id] = cov
+		}
+		c.cov[k] = cov
+	}
 }
 
 // bound sets c's gain to an upper bound that reads no aggregate: per

@@ -239,28 +239,9 @@ func (p *Pool) participantsKey(slot, index uint64, committee []uint64, b bitfiel
 
 // keyOf sums the key of b from the start chosen and remembers it in e.
 func (p *Pool) keyOf(committee []uint64, b bitfield.Bitlist, how start, from knownSum, e *committeeKeys) (*crypto.PublicKey, Result) {
-	var sum crypto.KeySum
-	var add, sub []*crypto.PublicKey
-	var res Result
-	switch how {
-	case fromTotal:
-		total, ok := e.totalSum(p.node.Keys)
-		if !ok {
-			return p.keyOf(committee, b, fromNothing, knownSum{}, e)
-		}
-		sum = total
-		// Every member has a key: the total was summed.
-		sub, _ = p.membersWhere(committee, func(i int) byte { return ^b[i] })
-	case fromRecent:
-		sum = from.sum
-		if add, res = p.membersWhere(committee, func(i int) byte { return b[i] &^ from.bits[i] }); res.Err != nil {
-			return nil, res
-		}
-		sub, _ = p.membersWhere(committee, func(i int) byte { return from.bits[i] &^ b[i] })
-	default:
-		if add, res = p.membersWhere(committee, func(i int) byte { return b[i] }); res.Err != nil {
-			return nil, res
-		}
+	sum, add, sub, res := p.keyTerms(committee, b, how, from, e)
+	if res.Err != nil {
+		return nil, res
 	}
 	if err := sum.Add(add); err != nil {
 		return nil, rejectf(ErrInvalidAggregateSignature, "%w", err)
@@ -276,6 +257,30 @@ func (p *Pool) keyOf(committee []uint64, b bitfield.Bitlist, how start, from kno
 	}
 	e.remember(b, sum)
 	return key, Result{}
+}
+
+// keyTerms is the sum the key of b starts from, and the keys to add to it
+// and to subtract from it, by the start chosen; res is the Ignore of a
+// member without a key.
+func (p *Pool) keyTerms(committee []uint64, b bitfield.Bitlist, how start, from knownSum, e *committeeKeys) (sum crypto.KeySum, add, sub []*crypto.PublicKey, res Result) {
+	switch how {
+	case fromTotal:
+		total, ok := e.totalSum(p.node.Keys)
+		if !ok {
+			return p.keyTerms(committee, b, fromNothing, knownSum{}, e)
+		}
+		// Every member has a key: the total was summed.
+		sub, _ = p.membersWhere(committee, func(i int) byte { return ^b[i] })
+		return total, nil, sub, Result{}
+	case fromRecent:
+		if add, res = p.membersWhere(committee, func(i int) byte { return b[i] &^ from.bits[i] }); res.Err != nil {
+			return sum, nil, nil, res
+		}
+		sub, _ = p.membersWhere(committee, func(i int) byte { return from.bits[i] &^ b[i] })
+		return from.sum, add, sub, Result{}
+	}
+	add, res = p.membersWhere(committee, func(i int) byte { return b[i] })
+	return sum, add, nil, res
 }
 
 // membersWhere returns the keys of the members of committee whose bits are

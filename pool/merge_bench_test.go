@@ -137,7 +137,7 @@ func TestMergeMatchesAggregate(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := a.sig.Affine()
-	if got.Bytes() != want.Bytes() || a.count != 300 || a.bits.Count() != 300 {
+	if got.Bytes() != want.Bytes() || a.participants() != 300 {
 		t.Fatal("merged aggregate differs from AggregateSignatures")
 	}
 }

@@ -63,14 +63,40 @@ func New(cfg Config, node Node) (*Pool, error) {
 	if node, err = node.check(); err != nil {
 		return nil, err
 	}
-	var v SignatureVerifier = cfg.SignatureVerifier
-	var own *verifier.Verifier
-	if v == nil {
-		if own, err = verifier.New(cfg.Verifier); err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrConfig, err)
-		}
-		v = own
+	v, own, err := cfg.signatureVerifier()
+	if err != nil {
+		return nil, err
 	}
+	p := newPool(cfg, node, v, own)
+	if p.metrics, err = newMetrics(cfg.Registerer, p.gauges(), p.verifierStats); err != nil {
+		if own != nil {
+			own.Close()
+		}
+		return nil, fmt.Errorf("%w: registering metrics: %w", ErrConfig, err)
+	}
+	p.startWorkers()
+	p.log.WithFields(logrus.Fields{
+		"batch_policy": cfg.Policy, "batch_size": cfg.BatchSize, "batch_delay": cfg.BatchDelay,
+		"verify_workers": cfg.VerifyWorkers, "per_signature": cfg.PerSignature,
+	}).Debug("attestation pool started")
+	return p, nil
+}
+
+// signatureVerifier is Config.SignatureVerifier, or else a verifier built
+// from Config.Verifier (own, for the pool to close).
+func (c Config) signatureVerifier() (v SignatureVerifier, own *verifier.Verifier, err error) {
+	if c.SignatureVerifier != nil {
+		return c.SignatureVerifier, nil, nil
+	}
+	if own, err = verifier.New(c.Verifier); err != nil {
+		return nil, nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	return own, own, nil
+}
+
+// newPool is the pool of a sanitized configuration, its goroutines not
+// started and its metrics not made.
+func newPool(cfg Config, node Node, v SignatureVerifier, own *verifier.Verifier) *Pool {
 	p := &Pool{
 		cfg:         cfg,
 		node:        node,
@@ -79,6 +105,8 @@ func New(cfg Config, node Node) (*Pool, error) {
 		own:         own,
 		slotMs:      cfg.SlotDuration.Milliseconds(),
 		domains:     newDomainCache(node.Forks),
+		batch:       newBatcher(cfg),
+		done:        newCompleter(),
 		attSeen:     newEpochSeen(cfg.MaxValidators),
 		aggrSeen:    newEpochSeen(cfg.MaxValidators),
 		aggSeen:     newSeenAggregates(cfg.MaxSeenAggregates),
@@ -89,21 +117,8 @@ func New(cfg Config, node Node) (*Pool, error) {
 		store:       newAggStore(cfg.MaxAggregates, cfg.MaxData, cfg.MergeWorkers),
 		quit:        make(chan struct{}),
 	}
-	if p.metrics, err = newMetrics(cfg.Registerer, p.gauges(), p.verifierStats); err != nil {
-		if own != nil {
-			own.Close()
-		}
-		return nil, fmt.Errorf("%w: registering metrics: %w", ErrConfig, err)
-	}
 	p.roots = newRootCache(cfg.MaxRootCache, p.domains)
-	p.batch = newBatcher(cfg)
-	p.done = newCompleter()
-	p.startWorkers()
-	p.log.WithFields(logrus.Fields{
-		"batch_policy": cfg.Policy, "batch_size": cfg.BatchSize, "batch_delay": cfg.BatchDelay,
-		"verify_workers": cfg.VerifyWorkers, "per_signature": cfg.PerSignature,
-	}).Debug("attestation pool started")
-	return p, nil
+	return p
 }
 
 // startWorkers starts the pool's goroutines: VerifyWorkers verify

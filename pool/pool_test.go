@@ -530,7 +530,7 @@ func TestGrownAggregateDropsContained(t *testing.T) {
 		t.Fatalf("%d aggregates", s.n)
 	}
 	s.addSingles([]*single{{key: k, data: d, pos: 3, size: 8, sig: sig(3)}})
-	if s.n != 1 || s.byRoot[root].committees[0][0].count != 4 {
+	if s.n != 1 || s.byRoot[root].committees[0][0].participants() != 4 {
 		t.Fatalf("%d aggregates after growth", s.n)
 	}
 }

@@ -62,7 +62,7 @@ func (p *Pool) AggregateAttestation(slot uint64, root [32]byte, committeeIndex u
 	}
 	var best *aggregate
 	for _, a := range e.committees[committeeIndex] {
-		if best == nil || a.count > best.count {
+		if best == nil || a.participants() > best.participants() {
 			best = a
 		}
 	}
@@ -95,42 +95,60 @@ func (p *Pool) MarkIncluded(att *attestation.Attestation) error {
 	if att == nil || att.Data == nil {
 		return fmt.Errorf("%w: no attestation or data", ErrInvalidIncluded)
 	}
-	slot := att.Data.Slot
-	type part struct {
-		index uint64
-		bits  bitfield.Bitlist
-	}
-	var parts []part
-	var off uint64
-	for _, ci := range att.CommitteeBits.BitIndices() {
-		committee, ok := p.node.Committees.BeaconCommittee(slot, uint64(ci))
-		if !ok {
-			return fmt.Errorf("%w: no committee %d at slot %d", ErrInvalidIncluded, ci, slot)
-		}
-		n := uint64(len(committee))
-		if off+n > att.AggregationBits.Len() {
-			return fmt.Errorf("%w: aggregation bits shorter than the committees", ErrInvalidIncluded)
-		}
-		b := bitfield.NewBitlist(n)
-		for i := range n {
-			if att.AggregationBits.BitAt(off + i) {
-				b.SetBitAt(i, true)
-			}
-		}
-		parts = append(parts, part{uint64(ci), b})
-		off += n
-	}
-	if len(parts) == 0 || off != att.AggregationBits.Len() {
-		return fmt.Errorf("%w: aggregation bits do not match the committees", ErrInvalidIncluded)
+	parts, err := p.committeeParts(att)
+	if err != nil {
+		return err
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, pt := range parts {
-		id := committeeID{slot, pt.index}
-		got := p.included.add(id, pt.bits)
-		p.store.dropCovered(id, got)
+		got := p.included.add(pt.id, pt.bits)
+		p.store.dropCovered(pt.id, got)
 	}
 	return nil
+}
+
+// committeePart is the attesters of one committee of an on-chain
+// attestation.
+type committeePart struct {
+	id   committeeID
+	bits bitfield.Bitlist // of the committee's length
+}
+
+// committeeParts splits the aggregation bits of an on-chain attestation
+// into its committees, in committee order (the specs'
+// get_attesting_indices).
+func (p *Pool) committeeParts(att *attestation.Attestation) ([]committeePart, error) {
+	slot := att.Data.Slot
+	var parts []committeePart
+	var off uint64
+	for _, ci := range att.CommitteeBits.BitIndices() {
+		committee, ok := p.node.Committees.BeaconCommittee(slot, uint64(ci))
+		if !ok {
+			return nil, fmt.Errorf("%w: no committee %d at slot %d", ErrInvalidIncluded, ci, slot)
+		}
+		n := uint64(len(committee))
+		if off+n > att.AggregationBits.Len() {
+			return nil, fmt.Errorf("%w: aggregation bits shorter than the committees", ErrInvalidIncluded)
+		}
+		parts = append(parts, committeePart{committeeID{slot, uint64(ci)}, bitsAt(att.AggregationBits, off, n)})
+		off += n
+	}
+	if len(parts) == 0 || off != att.AggregationBits.Len() {
+		return nil, fmt.Errorf("%w: aggregation bits do not match the committees", ErrInvalidIncluded)
+	}
+	return parts, nil
+}
+
+// bitsAt returns the n bits of b from offset off, as a bitlist of length n.
+func bitsAt(b bitfield.Bitlist, off, n uint64) bitfield.Bitlist {
+	out := bitfield.NewBitlist(n)
+	for i := range n {
+		if b.BitAt(off + i) {
+			out.SetBitAt(i, true)
+		}
+	}
+	return out
 }
 
 // add merges b into the included attesters of committee id and returns
@@ -155,6 +173,11 @@ func (x *includedBits) add(id committeeID, b bitfield.Bitlist) bitfield.Bitlist 
 // prune drops the committees of slots before minSlot.
 func (x *includedBits) prune(minSlot uint64) { dropSlotsBefore(x.byCommittee, minSlot) }
 
-// of returns the included attesters of committee id (nil if none); the
-// caller must not modify them.
-func (x *includedBits) of(id committeeID) bitfield.Bitlist { return x.byCommittee[id] }
+// coverage returns a copy of the included attesters of committee id, of n
+// members: none if no block included any.
+func (x *includedBits) coverage(id committeeID, n uint64) bitfield.Bitlist {
+	if inc := x.byCommittee[id]; inc != nil {
+		return slices.Clone(inc)
+	}
+	return bitfield.NewBitlist(n)
+}
