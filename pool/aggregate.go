@@ -313,8 +313,17 @@ type mergeTask struct {
 	points []*curve.G2Affine
 }
 
-// minChunk is the fewest points worth a goroutine of their own.
-const minChunk = 256
+// How mergeAll splits its points (bounds chosen, not measured one by one).
+const (
+	// minChunk is the fewest points worth a goroutine of their own: the
+	// batch-affine sum shares its field inversions among the points of a
+	// chunk, so a chunk much smaller pays them for few points.
+	minChunk = 256
+	// chunksPerWorker is how many chunks a worker gets on average: more
+	// than one, so that a worker that finishes early (uneven tasks, cores
+	// shared with the verifier) takes another.
+	chunksPerWorker = 4
+)
 
 // mergeAll runs the tasks, summing the points with batch-affine addition
 // (curve.SumG2) in chunks spread over workers goroutines (the caller's
@@ -331,9 +340,10 @@ func mergeAll(tasks []mergeTask, workers int) {
 		}
 		return
 	}
-	// Split into chunks of about total/(4*workers) points, never across
-	// tasks, taken by the workers as they go.
-	chunk := max(minChunk, (total+4*workers-1)/(4*workers))
+	// Split into chunks of about total/(chunksPerWorker*workers) points,
+	// never across tasks, taken by the workers as they go.
+	chunks := chunksPerWorker * workers
+	chunk := max(minChunk, (total+chunks-1)/chunks)
 	type piece struct {
 		task   int
 		points []*curve.G2Affine

@@ -91,9 +91,14 @@ func (k *InteropKeys) pair(index uint64) keyPair {
 	return kp
 }
 
+// deriveChunk is how many keys a goroutine of Derive claims at a time: a
+// derivation (a scalar multiplication) dwarfs a claim, and the goroutines
+// still end together.
+const deriveChunk = 16
+
 // Derive derives the keys of the given validators in parallel.
 func (k *InteropKeys) Derive(indices []uint64) {
-	par.For(len(indices), 16, func(x int) { k.SecretKey(indices[x]) })
+	par.For(len(indices), deriveChunk, func(x int) { k.SecretKey(indices[x]) })
 }
 
 // ShuffledCommittees is a Committees for a fixed set of n active validators:

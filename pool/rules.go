@@ -482,7 +482,12 @@ func (p *Pool) inflight(kind int) map[epochKey]*group {
 	return p.attInflight
 }
 
-// isAggregator is the specs' is_aggregator.
+// committeeBitsBytes is the size of committee_bits, a
+// Bitvector[MAX_COMMITTEES_PER_SLOT].
+const committeeBitsBytes = MaxCommitteesPerSlot / 8
+
+// isAggregator is the specs' is_aggregator:
+// bytes_to_uint64(hash(slot_signature)[0:8]) % modulo == 0.
 func isAggregator(committeeLen int, slotSignature [96]byte) bool {
 	modulo := max(1, uint64(committeeLen)/TargetAggregatorsPerCommittee)
 	h := sha256.Sum256(slotSignature[:])
@@ -530,7 +535,7 @@ func checkAggregateEncoding(sap *attestation.SignedAggregateAndProof) (Result, b
 	if len(bits) == 0 || bits[len(bits)-1] == 0 || bits.Len() > attestation.MaxValidatorsPerCommittee*MaxCommitteesPerSlot {
 		return rejectf(ErrMalformed, "aggregation bits"), false
 	}
-	if len(aggregate.CommitteeBits) != 8 {
+	if len(aggregate.CommitteeBits) != committeeBitsBytes {
 		return rejectf(ErrMalformed, "committee bits"), false
 	}
 	return Result{}, true
