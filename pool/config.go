@@ -180,10 +180,14 @@ const (
 )
 
 // DefaultConfig returns the configuration the zero fields of a Config stand
-// for; each value says why it is what it is. The fields it leaves zero are
-// derived at New from the others or from the machine: MinBatch (BatchSize),
-// VerifyWorkers and MergeWorkers (GOMAXPROCS: the work is CPU-bound),
-// PeerHalfLife (SlotDuration) and, under BatchFixed, BatchDelay
+// for; each value says why it is what it is. It returns a new Config each
+// call: nothing a caller does to one changes the defaults. The fields it
+// leaves zero are derived at New from the others or from the machine:
+// MinBatch (BatchSize: under BatchFixed only a full batch goes without
+// waiting, as in the clients), VerifyWorkers and MergeWorkers (GOMAXPROCS:
+// the work is CPU-bound, one goroutine a core), PeerHalfLife (SlotDuration:
+// one invalid signature isolates its peer for a slot, the span in which its
+// attestations of that slot arrive) and, under BatchFixed, BatchDelay
 // (FixedBatchDelay).
 //
 // The measurements quoted are the README's (2026-12-01, 2 vCPUs,
