@@ -102,11 +102,17 @@ func dropSlotsBefore[V any](m map[committeeID]V, minSlot uint64) {
 
 // dropOldestSlot deletes the committees of the oldest slot of m.
 func dropOldestSlot[V any](m map[committeeID]V) {
+	dropSlotsBefore(m, oldestKey(m, func(id committeeID) uint64 { return id.slot })+1)
+}
+
+// oldestKey is the least slot (or epoch) at gives a key of m, the largest
+// uint64 if m is empty.
+func oldestKey[K comparable, V any](m map[K]V, at func(K) uint64) uint64 {
 	oldest := ^uint64(0)
-	for id := range m {
-		oldest = min(oldest, id.slot)
+	for k := range m {
+		oldest = min(oldest, at(k))
 	}
-	dropSlotsBefore(m, oldest+1)
+	return oldest
 }
 
 // len is the number of committees held.

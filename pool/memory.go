@@ -177,11 +177,7 @@ func (c *ShuffledCommittees) shuffling(epoch uint64) []uint64 {
 		l[p] = (uint64(p)*c.mult + off) % c.n
 	}
 	if len(c.epochs) >= keptShufflings {
-		oldest := epoch
-		for e := range c.epochs {
-			oldest = min(oldest, e)
-		}
-		delete(c.epochs, oldest)
+		delete(c.epochs, oldestKey(c.epochs, func(e uint64) uint64 { return e }))
 	}
 	c.epochs[epoch] = l
 	return l
