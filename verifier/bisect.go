@@ -29,7 +29,25 @@ type node struct {
 	own  bool
 }
 
-// prepare builds the candidate point slices that sums and checks read.
+func (nd *node) size() int { return nd.hi - nd.lo }
+
+// failing returns nd with its failing check value A; em and own are as in
+// node.
+func (nd node) failing(A curve.GT, em, own bool) node {
+	nd.A, nd.hasA, nd.em, nd.own = A, true, em, own
+	return nd
+}
+
+// add adds the sums of p, a range inside nd's groups, to nd's.
+func (nd *node) add(p *node) {
+	nd.S.Add(&p.S)
+	for y := range p.P {
+		nd.P[p.gLo+y-nd.gLo].Add(&p.P[y])
+	}
+}
+
+// points returns the candidates' key and signature points, which sums and
+// checks read.
 func (c *call) points() (pks []*curve.G1Affine, sigs []*curve.G2Affine) {
 	pks = make([]*curve.G1Affine, len(c.cand))
 	sigs = make([]*curve.G2Affine, len(c.cand))
@@ -40,34 +58,71 @@ func (c *call) points() (pks []*curve.G1Affine, sigs []*curve.G2Affine) {
 	return pks, sigs
 }
 
-// sums computes the node of [lo, hi); S, when not nil, is its known G2 sum,
-// and known holds key sums of groups that lie wholly inside the range. It
-// only reads the call, so nodes may be summed concurrently; callers account
-// for the cost.
-func (c *call) sums(lo, hi int, S *curve.G2, known map[int]curve.G1) node {
-	if c.pks == nil {
-		c.pks, c.pts = c.points()
-	}
-	nb, nbits := c.nbytes, c.nbits
+// part returns the candidates [a, b) of group g inside [lo, hi) (a >= b
+// when there are none).
+func (c *call) part(g, lo, hi int) (a, b int) {
+	return max(lo, c.groups[g].lo), min(hi, c.groups[g].hi)
+}
+
+// groupSums returns the node of [lo, hi) with, for each group the range
+// meets, the key sum keySum(g, a, b) of its candidates [a, b); the groups
+// are spread over the workers when spread. The caller sets the signature
+// sum S. It is the one place a node's per-group key sums are laid out,
+// whatever their weights.
+func (c *call) groupSums(lo, hi int, spread bool, keySum func(g, a, b int) curve.G1) node {
 	nd := node{lo: lo, hi: hi, gLo: c.gOf[lo]}
-	gHi := c.gOf[hi-1]
-	nd.P = make([]curve.G1, gHi-nd.gLo+1)
-	part := func(g int) (int, int) {
-		return max(lo, c.groups[g].lo), min(hi, c.groups[g].hi)
-	}
-	c.v.w.forEach(len(nd.P), 1, func(x int) {
-		a, b := part(nd.gLo + x)
-		if P, ok := known[nd.gLo+x]; ok {
-			nd.P[x] = P
-		} else if a < b {
-			nd.P[x] = curve.MultiExpG1(c.pks[a:b], c.scalars[a*nb:b*nb], nbits)
+	nd.P = make([]curve.G1, c.gOf[hi-1]-nd.gLo+1)
+	sumPart := func(x int) {
+		if a, b := c.part(nd.gLo+x, lo, hi); a < b {
+			nd.P[x] = keySum(nd.gLo+x, a, b)
 		}
+	}
+	if spread {
+		c.v.w.forEach(len(nd.P), 1, sumPart)
+		return nd
+	}
+	for x := range nd.P {
+		sumPart(x)
+	}
+	return nd
+}
+
+// sums computes the node of [lo, hi) under the call's scalars; S, when not
+// nil, is its known G2 sum, and known holds key sums of groups that lie
+// wholly inside the range. It only reads the call, so nodes may be summed
+// concurrently; callers account for the cost.
+func (c *call) sums(lo, hi int, S *curve.G2, known map[int]curve.G1) node {
+	nb := c.nbytes
+	nd := c.groupSums(lo, hi, true, func(g, a, b int) curve.G1 {
+		if P, ok := known[g]; ok {
+			return P
+		}
+		return curve.MultiExpG1(c.pks[a:b], c.scalars[a*nb:b*nb], c.nbits)
 	})
 	if S != nil {
 		nd.S = *S
 	} else {
-		nd.S = curve.MultiExpG2(c.pts[lo:hi], c.scalars[lo*nb:hi*nb], nbits)
+		nd.S = curve.MultiExpG2(c.pts[lo:hi], c.scalars[lo*nb:hi*nb], c.nbits)
 	}
+	return nd
+}
+
+// weighted returns the node of [lo, hi) with sums under the given scalars
+// (nbits bits, little-endian, one per set from lo).
+func (c *call) weighted(lo, hi int, sc []byte, nbits int) node {
+	nb := (nbits + 7) / 8
+	nd := c.groupSums(lo, hi, false, func(_, a, b int) curve.G1 {
+		return curve.MultiExpG1(c.pks[a:b], sc[(a-lo)*nb:(b-lo)*nb], nbits)
+	})
+	nd.S = curve.MultiExpG2(c.pts[lo:hi], sc, nbits)
+	return nd
+}
+
+// plainSums returns the node of [lo, hi) with unweighted sums: S = sum s_k
+// and P_g = sum pk_k, by batch-affine addition.
+func (c *call) plainSums(lo, hi int) node {
+	nd := c.groupSums(lo, hi, false, func(_, a, b int) curve.G1 { return curve.SumG1(c.pks[a:b]) })
+	nd.S = curve.SumG2(c.pts[lo:hi])
 	return nd
 }
 
@@ -87,8 +142,16 @@ func (c *call) minus(parent, left *node) node {
 	return nd
 }
 
-func (c *call) checkCost(nd node) float64 {
-	return float64(len(nd.P)+1)*costMiller + costFinalExp
+// checkCost is the planner's cost of one check of [lo, hi): a Miller loop
+// per group it meets, one more, and a final exponentiation.
+func (c *call) checkCost(lo, hi int) float64 {
+	return float64(c.gOf[hi-1]-c.gOf[lo]+2)*costMiller + costFinalExp
+}
+
+// sumsCost is the planner's cost of a node's sums by multi-scalar
+// multiplication and its check.
+func (c *call) sumsCost(nd node) float64 {
+	return float64(nd.size())*costMSMSet + c.checkCost(nd.lo, nd.hi)
 }
 
 // value returns prod_g e(P_g, H(m_g)) * e(-g1, S) in GT: one Miller loop per
@@ -129,11 +192,10 @@ func (c *call) pairs(nd node) ([]curve.G1Affine, []curve.G2Affine) {
 	qs := make([]curve.G2Affine, 0, len(nd.P)+1)
 	for x := range nd.P {
 		g := nd.gLo + x
-		if max(nd.lo, c.groups[g].lo) >= min(nd.hi, c.groups[g].hi) {
-			continue
+		if a, b := c.part(g, nd.lo, nd.hi); a < b {
+			ps = append(ps, nd.P[x])
+			qs = append(qs, c.groups[g].h)
 		}
-		ps = append(ps, nd.P[x])
-		qs = append(qs, c.groups[g].h)
 	}
 	ps = append(ps, c.v.negG1)
 	qs = append(qs, nd.S.Affine())
@@ -168,89 +230,139 @@ func (v *Verifier) pairingValue(ps []curve.G1Affine, qs []curve.G2Affine) curve.
 // Small nodes, and everything once the cost ledger passes the dense budget,
 // are checked one by one.
 func (c *call) bisect(root node) {
-	frontier := []node{root}
-	for len(frontier) > 0 {
-		var split, em, frontier2 []node
-		var alone []int // candidates to check one by one
-		for _, nd := range frontier {
-			size := nd.hi - nd.lo
-			switch {
-			case size == 1 && nd.hasA && nd.own:
-				// Its own one-set check failed (r_k != 0 mod r): invalid.
-				c.settle(c.cand[nd.lo], false)
-			case c.spent > c.budget:
-				alone = append(alone, allOf(nd)...)
-			case nd.em && nd.hasA && size <= emMax && c.reserve(3): // accept, or split
-				em = append(em, nd)
-			case nd.hasA && size >= karyMin && nd.lo == 0 && nd.hi == len(c.cand) && c.reserve(karyParts(size)):
-				// The whole call failed and is large: split it many ways at
-				// once (its invalid sets are likely several).
-				frontier2 = append(frontier2, c.splitK(nd, karyParts(size))...)
-			case size > individualBelow && c.reserve(2): // the left and right halves
-				split = append(split, nd)
-			default: // small, or no shared check left: one by one
-				alone = append(alone, allOf(nd)...)
-			}
-		}
-		c.individual(alone)
-		if len(em) > 0 {
-			done := c.expMethod(em)
-			for x := range em {
-				c.spent += float64(em[x].hi-em[x].lo)*(costMSMG1+costMSMG2) + 2*c.checkCost(em[x])
-				switch {
-				case done[x]:
-				case em[x].hi-em[x].lo <= individualBelow:
-					c.individual(allOf(em[x]))
-				default:
-					em[x].em = false
-					split = append(split, em[x])
-				}
-			}
-		}
-		if len(split) == 0 {
-			frontier = frontier2
-			continue
-		}
-		c.v.stats.bisections.Add(int64(len(split)))
-		lefts := make([]node, len(split))
-		rights := make([]node, len(split))
-		c.v.w.forEach(len(split), 1, func(x int) {
-			nd := &split[x]
-			lefts[x] = c.sums(nd.lo, nd.lo+(nd.hi-nd.lo)/2, nil, nil)
-			rights[x] = c.minus(nd, &lefts[x])
-		})
-		for x := range split {
-			c.spent += float64(lefts[x].hi-lefts[x].lo)*(costMSMG1+costMSMG2) + c.checkCost(lefts[x])
-		}
-		leftVal := c.valueMany(lefts)
-		var unknown []node
-		frontier = frontier2
-		for x := range split {
-			if leftVal[x].IsOne() {
-				c.accept(lefts[x].lo, lefts[x].hi)
-				r := rights[x]
-				if split[x].hasA { // value(parent) = value(left) * value(right)
-					r.A, r.hasA, r.em = split[x].A, true, true
-				}
-				frontier = append(frontier, r)
-				continue
-			}
-			l := lefts[x]
-			l.A, l.hasA, l.em, l.own = leftVal[x], true, l.hi-l.lo <= emSmall, true
-			frontier = append(frontier, l)
-			unknown = append(unknown, rights[x])
-			c.spent += c.checkCost(rights[x])
-		}
-		for x, val := range c.valueMany(unknown) {
-			if val.IsOne() {
-				c.accept(unknown[x].lo, unknown[x].hi)
-				continue
-			}
-			r := unknown[x]
-			r.A, r.hasA, r.em = val, true, r.hi-r.lo <= emSmall
-			frontier = append(frontier, r)
+	for frontier := []node{root}; len(frontier) > 0; {
+		lv := c.sortLevel(frontier)
+		c.checkAlone(lv.alone)
+		split := append(lv.split, c.tryExpMethod(lv.em)...)
+		frontier = append(lv.next, c.halveAll(split)...)
+	}
+}
+
+// level is one level of bisect's failing nodes, sorted by what is done with
+// them.
+type level struct {
+	split []node // to be halved
+	em    []node // to try the exponentiation method first
+	next  []node // already split many ways: the next level's
+	alone []int  // candidates to check one by one
+}
+
+// expMethodChecks is the shared checks the exponentiation method may make on
+// a node: its weighted value, its suspect's check, and the check of the
+// rest (A/V_k) that accepts it.
+const expMethodChecks = 3
+
+// sortLevel settles or sorts each failing node of a level.
+func (c *call) sortLevel(frontier []node) level {
+	var lv level
+	for _, nd := range frontier {
+		size := nd.size()
+		switch {
+		case size == 1 && nd.hasA && nd.own:
+			// Its own one-set check failed (r_k != 0 mod r): invalid.
+			c.settle(c.cand[nd.lo], false)
+		case c.spent > c.budget:
+			lv.alone = append(lv.alone, allOf(nd)...)
+		case nd.em && nd.hasA && size <= emMax && c.reserve(expMethodChecks):
+			lv.em = append(lv.em, nd)
+		case nd.hasA && size >= karyMin && size == len(c.cand) && c.reserve(karyParts(size)):
+			// The whole call failed and is large: split it many ways at
+			// once (its invalid sets are likely several).
+			lv.next = append(lv.next, c.splitK(nd, karyParts(size))...)
+		case size > individualBelow && c.reserve(2): // the left and right halves
+			lv.split = append(lv.split, nd)
+		default: // small, or no shared check left: one by one
+			lv.alone = append(lv.alone, allOf(nd)...)
 		}
 	}
+	return lv
+}
+
+// tryExpMethod runs the exponentiation method on nodes likely to hold a
+// single invalid set each and returns those it did not resolve, to be
+// halved (the small ones are checked one by one instead).
+func (c *call) tryExpMethod(em []node) []node {
+	if len(em) == 0 {
+		return nil
+	}
+	done := c.expMethod(em)
+	var split []node
+	for x, nd := range em {
+		c.spent += c.sumsCost(nd) + c.checkCost(nd.lo, nd.hi)
+		switch {
+		case done[x]:
+		case nd.size() <= individualBelow:
+			c.checkAlone(allOf(nd))
+		default:
+			nd.em = false
+			split = append(split, nd)
+		}
+	}
+	return split
+}
+
+// halveAll halves failing nodes at once and returns the failing halves with
+// their values, accepting the passing ones. The left halves' sums are
+// computed and checked in parallel; a right half's sums are its parent's
+// less its left half's, and its value, when the left half passes, its
+// parent's.
+func (c *call) halveAll(split []node) []node {
+	if len(split) == 0 {
+		return nil
+	}
+	c.v.stats.bisections.Add(int64(len(split)))
+	lefts, rights := c.halves(split)
+	leftVals := c.valueMany(lefts)
+	var failing, unknown []node
+	for x := range split {
+		if leftVals[x].IsOne() {
+			c.accept(lefts[x].lo, lefts[x].hi)
+			failing = append(failing, c.inherit(rights[x], &split[x]))
+			continue
+		}
+		failing = append(failing, lefts[x].failing(leftVals[x], lefts[x].size() <= emSmall, true))
+		unknown = append(unknown, rights[x])
+		c.spent += c.checkCost(rights[x].lo, rights[x].hi)
+	}
+	return append(failing, c.failingOf(unknown)...)
+}
+
+// halves returns the left halves of the nodes, summed, and the right halves
+// by subtraction, in parallel.
+func (c *call) halves(split []node) (lefts, rights []node) {
+	lefts, rights = make([]node, len(split)), make([]node, len(split))
+	c.v.w.forEach(len(split), 1, func(x int) {
+		nd := &split[x]
+		lefts[x] = c.sums(nd.lo, nd.lo+nd.size()/2, nil, nil)
+		rights[x] = c.minus(nd, &lefts[x])
+	})
+	for x := range lefts {
+		c.spent += c.sumsCost(lefts[x])
+	}
+	return lefts, rights
+}
+
+// inherit returns the right half of a parent whose left half passed: it
+// must fail, and value(parent) = value(left) * value(right) gives its value.
+func (c *call) inherit(right node, parent *node) node {
+	if !parent.hasA {
+		return right
+	}
+	return right.failing(parent.A, true, false)
+}
+
+// failingOf checks nodes whose values are not known yet and returns the
+// failing ones with their values, accepting the others.
+func (c *call) failingOf(nodes []node) []node {
+	var failing []node
+	for x, val := range c.valueMany(nodes) {
+		if val.IsOne() {
+			c.accept(nodes[x].lo, nodes[x].hi)
+			continue
+		}
+		failing = append(failing, nodes[x].failing(val, nodes[x].size() <= emSmall, false))
+	}
+	return failing
 }
 
 // A failing whole call of at least karyMin candidates is split at once into
@@ -276,54 +388,57 @@ func karyParts(size int) int { return min(max(size/karyPartSize, karyPartsMin), 
 // failing ones, accepting the others; each returned part carries its value
 // and, unless every part fails, is marked for the exponentiation method.
 func (c *call) splitK(nd node, k int) []node {
-	size := nd.hi - nd.lo
-	parts := make([]node, k)
 	c.v.stats.bisections.Add(1)
-	c.v.w.forEach(k-1, 1, func(x int) {
-		parts[x] = c.sums(nd.lo+x*size/k, nd.lo+(x+1)*size/k, nil, nil)
-	})
-	prefix := node{lo: nd.lo, hi: parts[k-2].hi, gLo: nd.gLo, P: make([]curve.G1, len(nd.P))}
-	for x := range k - 1 {
-		prefix.S.Add(&parts[x].S)
-		for y := range parts[x].P {
-			prefix.P[parts[x].gLo+y-nd.gLo].Add(&parts[x].P[y])
-		}
-		c.spent += float64(parts[x].hi-parts[x].lo)*(costMSMG1+costMSMG2) + c.checkCost(parts[x])
-	}
-	parts[k-1] = c.minus(&nd, &prefix)
-	vals := c.valueMany(parts[:k-1])
+	parts := c.cut(nd, k)
 	last := nd.A // value(nd) = prod of the parts' values
 	var failing []node
-	for x := range k - 1 {
-		if vals[x].IsOne() {
+	for x, val := range c.valueMany(parts[:k-1]) {
+		if val.IsOne() {
 			c.accept(parts[x].lo, parts[x].hi)
 			continue
 		}
-		inv := vals[x]
-		last.Mul(inv.Conjugate())
-		parts[x].A, parts[x].hasA, parts[x].em, parts[x].own = vals[x], true, true, true
-		failing = append(failing, parts[x])
+		last.Mul(inverse(val))
+		failing = append(failing, parts[x].failing(val, true, true))
 	}
 	if last.IsOne() {
 		c.accept(parts[k-1].lo, parts[k-1].hi)
 	} else {
-		parts[k-1].A, parts[k-1].hasA, parts[k-1].em = last, true, true
-		failing = append(failing, parts[k-1])
+		failing = append(failing, parts[k-1].failing(last, true, false))
 	}
 	if len(failing) == k { // every part fails: invalid sets are dense
 		for x := range failing {
-			failing[x].em = failing[x].hi-failing[x].lo <= emSmall
+			failing[x].em = failing[x].size() <= emSmall
 		}
 	}
 	return failing
 }
 
-// Exponentiation method limits: nodes of at most emMax sets may try it, and
-// a failing node of at most emSmall sets whose sibling also failed is
-// presumed to hold a single invalid set.
+// cut returns nd's k parts: all but the last summed in parallel, the last
+// one's sums nd's less theirs.
+func (c *call) cut(nd node, k int) []node {
+	size := nd.size()
+	parts := make([]node, k)
+	c.v.w.forEach(k-1, 1, func(x int) {
+		parts[x] = c.sums(nd.lo+x*size/k, nd.lo+(x+1)*size/k, nil, nil)
+	})
+	prefix := node{lo: nd.lo, hi: parts[k-2].hi, gLo: nd.gLo, P: make([]curve.G1, len(nd.P))}
+	for x := range k - 1 {
+		prefix.add(&parts[x])
+		c.spent += c.sumsCost(parts[x])
+	}
+	parts[k-1] = c.minus(&nd, &prefix)
+	return parts
+}
+
+// Exponentiation method limits: nodes of at most emMax sets may try it (the
+// weights lengthen the scalars by log2(s) bits and findPower takes about
+// 2 sqrt(s) multiplications: at 512, 9 bits and 46), and a failing node of
+// at most emSmall sets (karyPartSize: where a range of a call with a few
+// invalid sets starts to pass) whose sibling also failed is presumed to hold
+// a single invalid set.
 const (
 	emMax   = 512
-	emSmall = 64
+	emSmall = karyPartSize
 	emRoot  = emMax // a whole call of at most this many candidates tries it
 )
 
@@ -335,16 +450,14 @@ const (
 // node holds two or more invalid sets and must be split). The match only
 // names a suspect: expMethod decides.
 func (c *call) locate(nd node) (k int, ok bool) {
-	s := nd.hi - nd.lo
-	wbits := bits.Len(uint(s))
-	nbits := c.nbits + wbits
+	s := nd.size()
+	nbits := c.nbits + bits.Len(uint(s))
 	nb := (nbits + 7) / 8
 	sc := make([]byte, s*nb)
 	for k := range s {
-		mulSmall(sc[k*nb:(k+1)*nb], c.scalars[(nd.lo+k)*c.nbytes:(nd.lo+k+1)*c.nbytes], uint64(k+1))
+		mulSmall(sc[k*nb:(k+1)*nb], c.scalar(nd.lo+k), uint64(k+1))
 	}
-	w := c.weighted(nd.lo, nd.hi, sc, nbits)
-	j := findPower(nd.A, c.valueSerial(w), s)
+	j := findPower(nd.A, c.valueSerial(c.weighted(nd.lo, nd.hi, sc, nbits)), s)
 	if j == 0 {
 		return 0, false
 	}
@@ -353,12 +466,9 @@ func (c *call) locate(nd node) (k int, ok bool) {
 
 // expMethod resolves failing nodes likely to hold a single invalid set each:
 // locate names a suspect k, and the one-set check of k under the call's
-// scalars, V_k = e(r_k pk_k, H) * e(-g1, r_k s_k), decides it (valid exactly
-// when V_k is one). When V_k equals the node's value A, the node less k has
-// value A/V_k = 1: that is the check of the rest of the node (the pairing
-// product of its sums, by bilinearity), which accepts it. It reports, per
-// node, whether it was resolved; an unresolved node keeps what its suspect's
-// check settled and is split.
+// scalars, V_k = e(r_k pk_k, H) * e(-g1, r_k s_k), decides it (see
+// judgeSuspect). It reports, per node, whether it was resolved; an
+// unresolved node keeps what its suspect's check settled and is split.
 func (c *call) expMethod(nodes []node) []bool {
 	ks := make([]int, len(nodes))
 	oks := make([]bool, len(nodes))
@@ -371,41 +481,29 @@ func (c *call) expMethod(nodes []node) []bool {
 	})
 	done := make([]bool, len(nodes))
 	for x := range nodes {
-		if !oks[x] {
-			continue
-		}
-		k := ks[x]
-		if vals[x].IsOne() { // the suspect is valid: the weights were fooled
-			c.settle(c.cand[k], true)
-			continue
-		}
-		c.settle(c.cand[k], false)
-		if !vals[x].Equal(&nodes[x].A) { // more invalid sets in the node
-			continue
-		}
-		done[x] = true
-		c.v.stats.expMethod.Add(1)
-		c.accept(nodes[x].lo, k)
-		c.accept(k+1, nodes[x].hi)
+		done[x] = oks[x] && c.judgeSuspect(&nodes[x], ks[x], vals[x])
 	}
 	return done
 }
 
-// weighted returns the node of [lo, hi) with sums under the given scalars
-// (nbits bits, little-endian, one per set from lo).
-func (c *call) weighted(lo, hi int, sc []byte, nbits int) node {
-	nb := (nbits + 7) / 8
-	nd := node{lo: lo, hi: hi, gLo: c.gOf[lo]}
-	nd.P = make([]curve.G1, c.gOf[hi-1]-nd.gLo+1)
-	for x := range nd.P {
-		g := nd.gLo + x
-		a, b := max(lo, c.groups[g].lo), min(hi, c.groups[g].hi)
-		if a < b {
-			nd.P[x] = curve.MultiExpG1(c.pks[a:b], sc[(a-lo)*nb:(b-lo)*nb], nbits)
-		}
+// judgeSuspect settles suspect k of a failing node by its one-set check
+// value V (valid exactly when V is one) and reports whether that resolves
+// the node: when V equals the node's value A, the node less k has value
+// A/V = 1, the check of the rest of the node (the pairing product of its
+// sums, by bilinearity), which accepts it.
+func (c *call) judgeSuspect(nd *node, k int, V curve.GT) bool {
+	if V.IsOne() { // the suspect is valid: the weights were fooled
+		c.settle(c.cand[k], true)
+		return false
 	}
-	nd.S = curve.MultiExpG2(c.pts[lo:hi], sc, nbits)
-	return nd
+	c.settle(c.cand[k], false)
+	if !V.Equal(&nd.A) { // more invalid sets in the node
+		return false
+	}
+	c.v.stats.expMethod.Add(1)
+	c.accept(nd.lo, k)
+	c.accept(k+1, nd.hi)
+	return true
 }
 
 // findPower returns the j in [1, s] with A^j == B, or 0, for values of GT:
@@ -443,7 +541,10 @@ func findPower(A, B curve.GT, s int) int {
 	return 0
 }
 
-// bsgsMin: findPower steps one by one up to this many exponents.
+// bsgsMin: findPower steps one by one up to this many exponents: the plain
+// scan's s multiplications are cheap beside the pairing that made B, and
+// baby steps and giant steps would save a score of them at most, at the
+// price of a map of 576-byte keys.
 const bsgsMin = 32
 
 // mulSmall sets dst = x * w for a little-endian x (dst has room).
@@ -460,24 +561,49 @@ func mulSmall(dst, x []byte, w uint64) {
 	}
 }
 
-// individual checks candidates one by one, in parallel (their points are
-// known to be in G2): e(pk, H(m)) * e(-g1, s) == 1.
-func (c *call) individual(ks []int) {
-	if len(ks) == 0 {
-		return
+// undecided returns the candidates of [lo, hi) not settled yet.
+func (c *call) undecided(lo, hi int) []int {
+	var ks []int
+	for k := lo; k < hi; k++ {
+		if !c.settled[c.cand[k]] {
+			ks = append(ks, k)
+		}
 	}
-	c.v.stats.individual.Add(int64(len(ks)))
-	c.spent += float64(len(ks)) * (2*costMiller + costFinalExp)
-	ok := make([]bool, len(ks))
-	c.v.w.forEach(len(ks), 1, func(x int) {
-		k := ks[x]
-		i := c.cand[k]
-		ps := []curve.G1Affine{*blspoint.Key(c.sets[i].PublicKey), c.v.negG1Affine}
-		qs := []curve.G2Affine{c.groups[c.gOf[k]].h, *blspoint.Signature(&c.sigs[i])}
-		gt := curve.MillerLoop(ps, qs)
-		ok[x] = gt.FinalExpIsOne()
-	})
-	for x, k := range ks {
-		c.settle(c.cand[k], ok[x])
+	return ks
+}
+
+// checkAlone checks the undecided candidates of ks one by one, in parallel
+// (their points are known to be in G2), settles each by its own check,
+// e(pk, H(m)) * e(-g1, s) == 1, and returns the invalid ones with the values
+// of their checks.
+func (c *call) checkAlone(ks []int) []peel {
+	var open []int
+	for _, k := range ks {
+		if !c.settled[c.cand[k]] {
+			open = append(open, k)
+		}
 	}
+	ds := make([]curve.GT, len(open))
+	c.v.w.forEach(len(open), 1, func(x int) { ds[x] = c.oneSetValue(open[x]) })
+	c.v.stats.individual.Add(int64(len(open)))
+	c.spent += float64(len(open)) * costSingle
+	var bad []peel
+	for x, k := range open {
+		valid := ds[x].IsOne()
+		c.settle(c.cand[k], valid)
+		if !valid {
+			bad = append(bad, peel{k, ds[x]})
+		}
+	}
+	return bad
+}
+
+// oneSetValue returns the value e(pk_k, H(m_k)) * e(-g1, s_k) of candidate
+// k's own check (one exactly when the set is valid: its point is in G2).
+func (c *call) oneSetValue(k int) curve.GT {
+	i := c.cand[k]
+	ps := []curve.G1Affine{*blspoint.Key(c.sets[i].PublicKey), c.v.negG1Affine}
+	qs := []curve.G2Affine{c.groups[c.gOf[k]].h, *blspoint.Signature(&c.sigs[i])}
+	gt := curve.MillerLoop(ps, qs)
+	return gt.FinalExp()
 }

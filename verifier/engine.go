@@ -22,15 +22,37 @@ const (
 	costMiller    = 280.0 // one Miller loop
 	costFinalExp  = 470.0 // one final exponentiation
 	costMSMG1     = 5.0   // one point of a 64-to-130-bit G1 multi-scalar multiplication
+
+	// costSingle is one set's own check: e(pk, H(m)) * e(-g1, s), two
+	// Miller loops and a final exponentiation.
+	costSingle = 2*costMiller + costFinalExp
+	// costMSMSet is one set's share of a range's sums by multi-scalar
+	// multiplication: its key in G1 and its signature in G2.
+	costMSMSet = costMSMG1 + costMSMG2
 )
 
-// denseBudget is the share of the cost of checking every candidate alone that
-// bisection may spend before the rest is checked one by one.
+// denseBudget is the share of the cost of checking every candidate alone
+// that bisection may spend before the rest is checked one by one: the most
+// a search can waste when invalid sets are too dense for it to pay, so a
+// dense call costs at most about 1.15 times checking each set alone
+// (TestDenseSwitch holds a half-invalid call within 1.2 checks per set).
+// By the cost model, a search costs about 2 log2(n) checks per invalid set
+// among n, so 15% lets it find about 0.15 n / (2 log2 n) of them: 14 in a
+// call of 2,048, where a denser call is bisected only to that point.
 const denseBudget = 0.15
 
 // individualBelow: failing ranges of at most this many sets are checked one
-// by one (in parallel) instead of being halved.
+// by one (in parallel) instead of being halved: halving down to one invalid
+// set among four takes about as many checks (one or two per level, two
+// levels) as checking the four alone, and the sums besides.
 const individualBelow = 4
+
+// digitBase is the base of the fused rounds' digits: the least prime factor
+// of G2's cofactor. A point outside G2 has a component whose order is such a
+// prime, so a round of uniform digits in [0, digitBase) keeps it out of the
+// sum's subgroup part with probability at least 12/13 (see the package doc's
+// Soundness).
+const digitBase = 13
 
 // sharedChecksMax bounds the checks of one call that share its scalars and
 // may accept a set (see the package doc's Soundness): each accepts a range
@@ -47,8 +69,12 @@ const (
 // of 2^-bits: the least R with sharedChecksMax * 13^-R <= 2^-bits (20 for
 // 64 bits, 38 for 128).
 func roundsFor(bits int) int {
-	return int(math.Ceil(float64(bits+marginBits) / math.Log2(13)))
+	return int(math.Ceil(float64(bits+marginBits) / math.Log2(digitBase)))
 }
+
+// pairPasses is the number of pair rounds (curve.PairRoundG2, two digit
+// rounds per pass over the points) that R rounds take.
+func pairPasses(R int) int { return (R + 1) / 2 }
 
 // reserve takes n of the call's shared checks, or reports false when fewer
 // are left.
@@ -85,8 +111,8 @@ type call struct {
 	spent, budget float64 // planner cost ledger for bisection, µs
 	shared        int     // shared checks reserved (sharedChecksMax)
 
-	pks []*curve.G1Affine // candidate keys, built by sums
-	pts []*curve.G2Affine // candidate signatures, built by sums
+	pks []*curve.G1Affine // candidate keys (points)
+	pts []*curve.G2Affine // candidate signatures (points)
 }
 
 type group struct {
@@ -108,84 +134,86 @@ func (v *Verifier) verify(sets []Set, report func(i int, valid bool)) []bool {
 		return c.out
 	}
 	c.hashRoots()
-	m := len(c.cand)
-	c.budget = denseBudget * float64(m) * (2*costMiller + costFinalExp)
+	c.budget = denseBudget * float64(len(c.cand)) * costSingle
 	R := roundsFor(v.cfg.SecurityBits)
-	pairs := float64((R + 1) / 2)
-	fused := pairs*(2*costInG2+costPairFixed) + pairs*float64(m)*costPairAdd
-	// A G2 multi-scalar multiplication of a small call costs more than
-	// linearly in the scalars' bits (measured: 128-bit about 4x 64-bit).
-	scale := float64(v.cfg.SecurityBits) / 64
-	conventional := float64(m) * (costInG2 + costMSMG2*scale*scale)
-	if m > 1 && fused < conventional {
-		if c.fused(R) {
-			return c.out
-		}
+	if c.fusedPays(R) && c.fused(R) {
+		return c.out
 	}
 	c.conventional()
 	return c.out
 }
 
-// decode decompresses every signature once, in parallel, and orders the
-// candidates by signing root.
+// fusedPays is the planner's choice of path: whether the fused rounds cost
+// less than a subgroup check per point and a multi-scalar multiplication.
+func (c *call) fusedPays(R int) bool {
+	m := float64(len(c.cand))
+	passes := float64(pairPasses(R))
+	fused := passes*(2*costInG2+costPairFixed) + passes*m*costPairAdd
+	// A G2 multi-scalar multiplication of a small call costs more than
+	// linearly in the scalars' bits (measured: 128-bit about 4x 64-bit).
+	scale := float64(c.v.cfg.SecurityBits) / 64
+	conventional := m * (costInG2 + costMSMG2*scale*scale)
+	return m > 1 && fused < conventional
+}
+
+// decode decompresses every signature once, in parallel, rejects the sets
+// that cannot take part in a sum, and orders the others by signing root.
 func (c *call) decode() {
 	n := len(c.sets)
 	c.sigs = make([]crypto.Signature, n)
-	okSig := make([]bool, n)
-	c.v.w.forEach(n, min(decodeChunk, max(1, n/(2*c.v.cfg.Workers))), func(i int) {
-		s := &c.sets[i]
-		// No key, the zero-value key and the point at infinity (no valid
-		// key is) make this set invalid, and no other: they never enter a
-		// sum.
-		if s.PublicKey == nil || blspoint.Key(s.PublicKey).IsInfinity() {
-			return
-		}
-		if s.Decoded != nil {
-			c.sigs[i] = *s.Decoded
-		} else if _, err := c.sigs[i].SetBytesNoSubgroupCheck(s.Signature[:]); err != nil {
-			return
-		}
-		// The infinity signature never verifies against a valid key.
-		okSig[i] = !c.sigs[i].IsInfinity()
-	})
+	ok := make([]bool, n)
+	c.v.w.forEach(n, min(decodeChunk, max(1, n/(2*c.v.cfg.Workers))), func(i int) { ok[i] = c.decodeOne(i) })
 	for i := range n {
-		if !okSig[i] {
+		if !ok[i] {
 			c.settle(i, false) // decided by this set alone: no key or no point
 		}
 	}
+	c.orderByRoot(ok)
+}
+
+// decodeOne decodes set i's signature into c.sigs[i] and reports whether
+// the set is a candidate. No key, the zero-value key and the point at
+// infinity (no valid key is) make this set invalid, and no other: they
+// never enter a sum; nor does the infinity signature, which never verifies
+// against a valid key.
+func (c *call) decodeOne(i int) bool {
+	s := &c.sets[i]
+	if s.PublicKey == nil || blspoint.Key(s.PublicKey).IsInfinity() {
+		return false
+	}
+	if s.Decoded != nil {
+		c.sigs[i] = *s.Decoded
+	} else if _, err := c.sigs[i].SetBytesNoSubgroupCheck(s.Signature[:]); err != nil {
+		return false
+	}
+	return !c.sigs[i].IsInfinity()
+}
+
+// orderByRoot makes the candidates, the sets with ok, and their groups, one
+// per signing root: each group's candidates consecutive, in the sets' order.
+func (c *call) orderByRoot(ok []bool) {
 	index := make(map[[32]byte]int)
-	var count []int
-	gOfSet := make([]int, n)
-	for i := range n {
-		if !okSig[i] {
+	var members [][]int
+	for i := range c.sets {
+		if !ok[i] {
 			continue
 		}
-		g, ok := index[c.sets[i].Root]
-		if !ok {
+		g, seen := index[c.sets[i].Root]
+		if !seen {
 			g = len(c.groups)
 			index[c.sets[i].Root] = g
 			c.groups = append(c.groups, group{root: c.sets[i].Root})
-			count = append(count, 0)
+			members = append(members, nil)
 		}
-		gOfSet[i] = g
-		count[g]++
+		members[g] = append(members[g], i)
 	}
-	pos := 0
-	for g := range c.groups {
-		c.groups[g].lo = pos
-		pos += count[g]
-		c.groups[g].hi = c.groups[g].lo
-	}
-	c.cand = make([]int, pos)
-	c.gOf = make([]int, pos)
-	for i := range n {
-		if !okSig[i] {
-			continue
+	for g, ms := range members {
+		c.groups[g].lo = len(c.cand)
+		c.cand = append(c.cand, ms...)
+		c.groups[g].hi = len(c.cand)
+		for range ms {
+			c.gOf = append(c.gOf, g)
 		}
-		g := &c.groups[gOfSet[i]]
-		c.cand[g.hi] = i
-		c.gOf[g.hi] = gOfSet[i]
-		g.hi++
 	}
 }
 
@@ -213,9 +241,9 @@ const decodeChunk = 16
 // per chunk of the conventional path, for the same reason.
 const inG2Chunk = 4
 
-// digitSource yields uniform digits in [0, 13) from a CSPRNG by rejection
-// sampling of bytes: a byte below digitBytes (19*13, the largest multiple of
-// 13 that fits a byte) gives its residue, so no digit is favoured.
+// digitSource yields uniform digits in [0, digitBase) from a CSPRNG by
+// rejection sampling of bytes: a byte below digitBytes (the largest multiple
+// of the base that fits a byte) gives its residue, so no digit is favoured.
 type digitSource struct {
 	r   *rand.ChaCha8
 	buf [digitBuf]byte
@@ -223,8 +251,10 @@ type digitSource struct {
 }
 
 const (
-	digitBytes = 19 * 13
-	digitBuf   = 512 // bytes drawn from the generator at a time
+	digitBytes = 256 / digitBase * digitBase
+	// digitBuf is the bytes drawn from the generator at a time: 512
+	// (about 494 digits) amortise a read's overhead and stay in L1.
+	digitBuf = 512
 )
 
 func (d *digitSource) next() uint8 {
@@ -236,7 +266,7 @@ func (d *digitSource) next() uint8 {
 		b := d.buf[d.pos]
 		d.pos++
 		if b < digitBytes {
-			return b % 13
+			return b % digitBase
 		}
 	}
 }
@@ -245,21 +275,12 @@ func (d *digitSource) next() uint8 {
 // every candidate: R rounds of random digits c_kj in [0, 13); each round sum
 // H_j = sum_k c_kj s_k must be in G2; then r_k = sum_j c_kj 13^j blind the
 // pairing check, with S = sum_k r_k s_k = sum_j 13^j H_j by Horner's rule.
-// It reports false when a round sum is outside G2: some signature is, and
-// the caller falls back to checking each point.
+// It reports false when a round sum is outside G2 and the descent to the
+// points outside does not pay: the caller falls back to checking each point.
 func (c *call) fused(R int) bool {
-	m := len(c.cand)
-	digits := drawDigits(m, R)
+	digits := drawDigits(len(c.cand), R)
 	c.pks, c.pts = c.points()
-	// Groups large enough get their key sums P_g = sum r_k pk_k from the same
-	// digit rounds in G1 (Horner again); the others use a multi-scalar
-	// multiplication with the r_k.
-	var big []int
-	for g := range c.groups {
-		if c.groups[g].hi-c.groups[g].lo >= g1RoundsMin {
-			big = append(big, g)
-		}
-	}
+	big := c.bigGroups()
 	c.reserve(1) // the rounds' check
 	H, PG, ok := c.v.pairRounds(c.pts, c.pks, digits, R, c.groups, big)
 	if !ok {
@@ -267,42 +288,90 @@ func (c *call) fused(R int) bool {
 		if digits, ok = c.dropOutsideG2(digits, R, H, PG, big); !ok {
 			return false
 		}
-		if m = len(c.cand); m == 0 {
+		if len(c.cand) == 0 {
 			return true
 		}
 	}
-	// Scalars r_k = sum_j c_kj 13^j, little-endian.
-	c.nbits = int(math.Ceil(float64(R) * math.Log2(13)))
-	c.nbytes = (c.nbits + 7) / 8
-	c.scalars = make([]byte, m*c.nbytes)
-	for k := range m {
-		var x [3]uint64 // 13^38 < 2^141 < 2^192
-		for j := R - 1; j >= 0; j-- {
-			mulAdd13(&x, uint64(digits[j*m+k]))
-		}
-		putLE(c.scalars[k*c.nbytes:(k+1)*c.nbytes], x)
-	}
-	S := H[R-1]
-	for j := R - 2; j >= 0; j-- {
-		S.Mul13Add(&H[j])
-	}
+	c.scalarsFromDigits(digits, R)
+	S := horner(H)
 	known := make(map[int]curve.G1, len(big))
 	for x, g := range big {
-		P := PG[x][R-1]
-		for j := R - 2; j >= 0; j-- {
-			P.Mul13Add(&PG[x][j])
-		}
-		known[g] = P
+		known[g] = horner(PG[x])
 	}
-	whole := c.sums(0, m, &S, known)
-	c.spent += c.checkCost(whole)
+	whole := c.sums(0, len(c.cand), &S, known)
+	c.spent += c.checkCost(whole.lo, whole.hi)
 	c.checkWhole(whole)
 	return true
 }
 
+// bigGroups returns the groups large enough that their key sums P_g = sum
+// r_k pk_k come from the digit rounds in G1 (Horner again); the others' come
+// from a multi-scalar multiplication with the r_k.
+func (c *call) bigGroups() []int {
+	var big []int
+	for g := range c.groups {
+		if c.groups[g].hi-c.groups[g].lo >= g1RoundsMin {
+			big = append(big, g)
+		}
+	}
+	return big
+}
+
 // g1RoundsMin is the group size from which a group's key sum comes from the
-// digit rounds in G1 rather than from a multi-scalar multiplication.
+// digit rounds in G1 rather than from a multi-scalar multiplication. The
+// rounds cost a bucket grid per pass (R/2 passes) and little per point, the
+// multiplication more per point: they break even at about 192 to 256 sets
+// (BenchmarkG1RoundsMin, one core, 2026-12-01 under load: the rounds 1.2x
+// the multiplication at 192 sets, 1.0x at 256, for 64 and 128 bits alike).
 const g1RoundsMin = 192
+
+// horner returns sum_j 13^j H[j] by Horner's rule (H not empty).
+func horner[P any, PP interface {
+	*P
+	Mul13Add(*P) *P
+}](H []P) P {
+	S := H[len(H)-1]
+	for j := len(H) - 2; j >= 0; j-- {
+		PP(&S).Mul13Add(&H[j])
+	}
+	return S
+}
+
+// scalarsFromDigits sets the blinding scalars to r_k = sum_j c_kj 13^j,
+// little-endian (13^38 < 2^141 < 2^192: three words hold them).
+func (c *call) scalarsFromDigits(digits []uint8, R int) {
+	m := len(c.cand)
+	c.newScalars(int(math.Ceil(float64(R) * math.Log2(digitBase))))
+	for k := range m {
+		var x [3]uint64
+		for j := R - 1; j >= 0; j-- {
+			mulAdd13(&x, uint64(digits[j*m+k]))
+		}
+		putLE(c.scalar(k), x)
+	}
+}
+
+// randomScalars sets the blinding scalars to fresh random nonzero ones of
+// SecurityBits+marginBits bits, from a CSPRNG seeded from crypto/rand.
+func (c *call) randomScalars() {
+	c.newScalars(c.v.cfg.SecurityBits + marginBits)
+	r := newRand()
+	_, _ = r.Read(c.scalars)
+	for k := range c.cand {
+		for s := c.scalar(k); isZero(s); {
+			_, _ = r.Read(s)
+		}
+	}
+}
+
+// newScalars makes room for a scalar of nbits bits per candidate.
+func (c *call) newScalars(nbits int) {
+	c.nbits, c.nbytes = nbits, (nbits+7)/8
+	c.scalars = make([]byte, len(c.cand)*c.nbytes)
+}
+
+// scalar returns candidate k's blinding scalar.
+func (c *call) scalar(k int) []byte { return c.scalars[k*c.nbytes : (k+1)*c.nbytes] }
 
 // pairRounds computes the R round sums H_j = sum_k c_kj s_k over the
 // signatures, two rounds per pass (curve.PairRoundG2), and checks each in
@@ -311,27 +380,17 @@ const g1RoundsMin = 192
 // is outside G2.
 func (v *Verifier) pairRounds(pts []*curve.G2Affine, pks []*curve.G1Affine, digits []uint8, R int,
 	groups []group, big []int) ([]curve.G2, [][]curve.G1, bool) {
-	m := len(pts)
-	T := (R + 1) / 2
+	T := pairPasses(R)
 	H := make([]curve.G2, 2*T)
 	PG := make([][]curve.G1, len(big))
 	for x := range PG {
 		PG[x] = make([]curve.G1, 2*T)
 	}
-	var zeros []uint8
-	if R%2 == 1 {
-		zeros = make([]uint8, m)
-	}
-	roundDigits := func(j int) []uint8 {
-		if j >= R {
-			return zeros
-		}
-		return digits[j*m : (j+1)*m]
-	}
+	round := roundDigits(digits, len(pts), R)
 	var bad atomic.Bool
 	v.w.forEach(T*(1+len(big)), 1, func(task int) {
 		t, which := task%T, task/T
-		d1, d2 := roundDigits(2*t), roundDigits(2*t+1)
+		d1, d2 := round(2*t), round(2*t+1)
 		sc := v.scratch.Get().(*curve.PairRoundScratch)
 		defer v.scratch.Put(sc)
 		var err error
@@ -350,7 +409,25 @@ func (v *Verifier) pairRounds(pts []*curve.G2Affine, pks []*curve.G1Affine, digi
 			bad.Store(true)
 		}
 	})
+	for x := range PG {
+		PG[x] = PG[x][:R]
+	}
 	return H[:R], PG, !bad.Load()
+}
+
+// roundDigits returns the digits of round j of the m points (digits[j*m:
+// (j+1)*m]); the round past R, which an odd R's last pass holds, has zeros.
+func roundDigits(digits []uint8, m, R int) func(j int) []uint8 {
+	var zeros []uint8
+	if R%2 == 1 {
+		zeros = make([]uint8, m)
+	}
+	return func(j int) []uint8 {
+		if j >= R {
+			return zeros
+		}
+		return digits[j*m : (j+1)*m]
+	}
 }
 
 // drawDigits returns R*m uniform digits in [0, 13) from a fresh CSPRNG,
@@ -401,10 +478,11 @@ func (v *Verifier) BatchInG2(points []*crypto.Signature) bool {
 	return ok
 }
 
+// mulAdd13 sets x = 13x + d.
 func mulAdd13(x *[3]uint64, d uint64) {
 	var carry uint64 = d
 	for l := range x {
-		hi, lo := bits.Mul64(x[l], 13)
+		hi, lo := bits.Mul64(x[l], digitBase)
 		lo2 := lo + carry
 		if lo2 < lo {
 			hi++
@@ -426,52 +504,26 @@ func putLE(dst []byte, x [3]uint64) {
 // fused subgroup round failed.
 func (c *call) conventional() {
 	m := len(c.cand)
-	inG2 := make([]bool, m)
-	c.v.w.forEach(m, inG2Chunk, func(k int) {
-		inG2[k] = c.sigs[c.cand[k]].InG2()
-	})
-	// Drop the points outside G2: their sets are invalid.
-	keep := c.cand[:0]
-	gOf := c.gOf[:0]
-	for k, i := range c.cand {
-		if inG2[k] {
-			keep = append(keep, i)
-			gOf = append(gOf, c.gOf[k])
-		} else {
-			c.settle(i, false) // its own subgroup check failed
-		}
-	}
-	c.cand, c.gOf = keep, gOf
-	c.pks, c.pts = nil, nil
-	c.regroup()
-	m = len(c.cand)
-	if m == 0 {
+	outside := make([]bool, m)
+	c.v.w.forEach(m, inG2Chunk, func(k int) { outside[k] = !c.sigs[c.cand[k]].InG2() })
+	c.removeInvalid(outside) // their own subgroup checks failed
+	switch len(c.cand) {
+	case 0:
+		return
+	case 1:
+		c.checkAlone([]int{0})
 		return
 	}
-	if m == 1 {
-		c.individual([]int{0})
-		return
-	}
-	c.nbits = c.v.cfg.SecurityBits + marginBits
-	c.nbytes = (c.nbits + 7) / 8
-	c.scalars = make([]byte, m*c.nbytes)
-	r := newRand()
-	_, _ = r.Read(c.scalars)
-	for k := range m {
-		s := c.scalars[k*c.nbytes : (k+1)*c.nbytes]
-		for isZero(s) {
-			_, _ = r.Read(s)
-		}
-	}
-	whole := c.sums(0, m, nil, nil)
-	c.spent += float64(m)*(costMSMG1+costMSMG2) + c.checkCost(whole)
+	c.randomScalars()
+	whole := c.sums(0, len(c.cand), nil, nil)
+	c.spent += c.sumsCost(whole)
 	c.checkWhole(whole)
 }
 
 // checkWhole checks the call's candidates together and bisects on failure.
 func (c *call) checkWhole(whole node) {
 	if !c.reserve(1) { // the fused rounds took them all
-		c.individual(allOf(whole))
+		c.checkAlone(allOf(whole))
 		return
 	}
 	A := c.value(whole)
@@ -479,8 +531,8 @@ func (c *call) checkWhole(whole node) {
 		c.accept(whole.lo, whole.hi)
 		return
 	}
-	whole.A, whole.hasA, whole.em, whole.own = A, true, whole.hi-whole.lo <= emRoot, true
-	if whole.hi-whole.lo >= locateMin && c.locateAll(whole) {
+	whole = whole.failing(A, whole.size() <= emRoot, true)
+	if whole.size() >= locateMin && c.locateAll(whole) {
 		return
 	}
 	c.bisect(whole)
@@ -488,7 +540,7 @@ func (c *call) checkWhole(whole node) {
 
 // allOf returns the candidates of nd.
 func allOf(nd node) []int {
-	ks := make([]int, 0, nd.hi-nd.lo)
+	ks := make([]int, 0, nd.size())
 	for k := nd.lo; k < nd.hi; k++ {
 		ks = append(ks, k)
 	}
@@ -504,8 +556,28 @@ func isZero(b []byte) bool {
 	return true
 }
 
+// removeInvalid settles the candidates k with bad[k] as invalid (a check
+// of that set alone failed: its own subgroup check) and takes them out of
+// the call: the candidates, their groups' ranges and the point slices. It
+// returns the former indexes of the candidates kept, in order.
+func (c *call) removeInvalid(bad []bool) (kept []int) {
+	cand, gOf := make([]int, 0, len(c.cand)), make([]int, 0, len(c.cand))
+	for k, i := range c.cand {
+		if bad[k] {
+			c.settle(i, false)
+			continue
+		}
+		kept = append(kept, k)
+		cand, gOf = append(cand, i), append(gOf, c.gOf[k])
+	}
+	c.cand, c.gOf = cand, gOf
+	c.regroup()
+	c.pks, c.pts = c.points()
+	return kept
+}
+
 // regroup recomputes the groups' candidate ranges after candidates were
-// dropped (c.gOf stays sorted).
+// removed (c.gOf stays sorted).
 func (c *call) regroup() {
 	for g := range c.groups {
 		c.groups[g].lo, c.groups[g].hi = 0, 0
@@ -542,13 +614,7 @@ func (c *call) settle(i int, valid bool) {
 // candidate still open (which the search should never leave) is checked
 // alone, so no set is rejected without a check of its own.
 func (c *call) settleRest() {
-	var open []int
-	for k, i := range c.cand {
-		if !c.settled[i] {
-			open = append(open, k)
-		}
-	}
-	c.individual(open)
+	c.checkAlone(c.undecided(0, len(c.cand)))
 	for i := range c.sets {
 		c.settle(i, false) // no-op for the settled; the rest never were candidates
 	}

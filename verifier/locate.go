@@ -3,7 +3,6 @@ package verifier
 import (
 	"math/bits"
 
-	"github.com/attpool/attpool/internal/blspoint"
 	"github.com/attpool/attpool/internal/curve"
 )
 
@@ -47,6 +46,21 @@ type peel struct {
 	d curve.GT
 }
 
+func (p *pnode) size() int { return p.hi - p.lo }
+
+// has reports whether candidate k is in p's range.
+func (p *pnode) has(k int) bool { return p.lo <= k && k < p.hi }
+
+// peel takes invalid set f out of p: its term leaves p's plain value and,
+// when weighted, p's weighted value (d^w for its public weight w).
+func (p *pnode) peel(f peel, weighted bool) {
+	p.A.Mul(inverse(f.d))
+	if weighted {
+		p.B.Mul(weightedTerm(f.d, f.k-p.base))
+	}
+	p.peeled = append(p.peeled, f)
+}
+
 // locateAll finds the invalid sets of a failing call (whole, with its value
 // under the call's secret scalars) cheaply, deciding every verdict by a
 // check that covers it:
@@ -79,8 +93,7 @@ func (c *call) locateAll(whole node) bool {
 	if !c.reserve(1) { // step 4's check
 		return false
 	}
-	m := whole.hi - whole.lo
-	k := max(locatePartsMin, m/locatePartSize)
+	k := max(locatePartsMin, whole.size()/locatePartSize)
 	var found []peel // invalid sets, with their one-set values
 	if c.wholeFirst(whole, k) {
 		var done bool
@@ -88,38 +101,56 @@ func (c *call) locateAll(whole node) bool {
 			return c.acceptRest(whole, found)
 		}
 	}
+	frontier := c.failingParts(whole, k, found)
+	budget := c.spent + locateBudget*float64(whole.size())*costSingle
+	return c.acceptRest(whole, c.search(whole, frontier, found, budget))
+}
+
+// failingParts cuts the call into k parts and returns those whose plain
+// values fail, computed in parallel, less the terms of the invalid sets
+// already found.
+func (c *call) failingParts(whole node, k int, found []peel) []pnode {
+	m := whole.size()
 	parts := make([]pnode, k)
 	c.v.w.forEach(k, 1, func(x int) {
 		lo, hi := whole.lo+x*m/k, whole.lo+(x+1)*m/k
 		parts[x] = pnode{lo: lo, hi: hi, base: lo, A: c.valueSerial(c.plainSums(lo, hi))}
 	})
-	c.spent += float64(k) * c.checkCost(whole)
-	budget := c.spent + locateBudget*float64(m)*(2*costMiller+costFinalExp)
-	var frontier []pnode
+	c.spent += float64(k) * c.checkCost(whole.lo, whole.hi)
+	var failing []pnode
 	for _, p := range parts {
 		for _, f := range found { // the whole call's suspect, if invalid
-			if p.lo <= f.k && f.k < p.hi {
-				p.A.Mul(inverse(f.d))
-				p.peeled = append(p.peeled, f)
+			if p.has(f.k) {
+				p.peel(f, false)
 			}
 		}
 		if !p.A.IsOne() {
-			frontier = append(frontier, p)
+			failing = append(failing, p)
 		}
 	}
+	return failing
+}
+
+// acceptOutsideLevel is the level of locateAll's search after which the sets
+// outside the ranges still searched are accepted at once (acceptOutside):
+// after one level the ranges left are the few holding several invalid sets,
+// and the call's other sets need not wait for them.
+const acceptOutsideLevel = 1
+
+// search runs locateAll's levels over the failing ranges until none is left
+// or the search has spent its budget (the rest is then checked set by set),
+// and returns found with the invalid sets it found.
+func (c *call) search(whole node, frontier []pnode, found []peel, budget float64) []peel {
 	for level := 0; len(frontier) > 0; level++ {
 		if c.spent > budget {
-			found = append(found, c.aloneAll(frontier)...)
-			break
+			return append(found, c.aloneAll(frontier)...)
 		}
-		if level == 1 && c.reserve(1) {
+		if level == acceptOutsideLevel && c.reserve(1) {
 			c.acceptOutside(whole, found, frontier)
 		}
-		var next []pnode
-		next, found = c.searchLevel(frontier, found)
-		frontier = next
+		frontier, found = c.searchLevel(frontier, found)
 	}
-	return c.acceptRest(whole, found)
+	return found
 }
 
 // acceptOutside accepts at once, while the search goes on, the sets outside
@@ -144,7 +175,7 @@ func (c *call) acceptOutside(whole node, found []peel, open []pnode) {
 	}
 	rest := whole.A
 	for x, p := range open {
-		c.spent += float64(p.hi-p.lo)*(costMSMG1+costMSMG2) + c.rangeCheckCost(p.lo, p.hi)
+		c.spent += float64(p.hi-p.lo)*(costMSMG1+costMSMG2) + c.checkCost(p.lo, p.hi)
 		rest.Mul(inverse(us[x]))
 	}
 	for _, f := range found {
@@ -192,9 +223,9 @@ func (c *call) wholeFirst(whole node, k int) bool {
 	m := whole.hi - whole.lo
 	parts := 0.0
 	for x := range k {
-		parts += c.rangeCheckCost(whole.lo+x*m/k, whole.lo+(x+1)*m/k)
+		parts += c.checkCost(whole.lo+x*m/k, whole.lo+(x+1)*m/k)
 	}
-	return 2*c.rangeCheckCost(whole.lo, whole.hi) < parts/2
+	return 2*c.checkCost(whole.lo, whole.hi) < parts/2
 }
 
 // tryWhole tries the exponentiation method with public weights on the whole
@@ -211,106 +242,140 @@ func (c *call) tryWhole(whole node) (found []peel, done bool) {
 			p.B = c.plainWeighted(&p, p.lo, p.hi)
 		}
 	})
-	c.spent += 2*c.checkCost(whole) + float64(whole.hi-whole.lo)*costPairAdd
+	c.spent += 2*c.checkCost(whole.lo, whole.hi) + float64(whole.size())*costPairAdd
 	i := c.suspect(p)
 	if i < 0 {
 		return nil, false
 	}
-	d := c.oneSetValue(i)
-	c.v.stats.individual.Add(1)
-	valid := d.IsOne()
-	c.settle(c.cand[i], valid)
-	if valid {
+	if found = c.checkAlone([]int{i}); len(found) == 0 { // valid: the weights were fooled
 		return nil, false
 	}
-	return []peel{{i, d}}, d.Equal(&p.A)
+	return found, found[0].d.Equal(&p.A)
 }
 
 // searchLevel runs one level of locateAll's search over the failing ranges
 // and returns the ranges of the next level, with the invalid sets found
 // appended to found.
 func (c *call) searchLevel(frontier []pnode, found []peel) ([]pnode, []peel) {
+	lv := c.sortRanges(frontier)
+	out := levelOut{found: append(found, c.aloneAll(lv.small)...)}
+	ds, halves := c.checkAndHalve(lv)
+	for _, h := range halves {
+		out.next = appendFailing(out.next, h[:]...)
+	}
+	for x, p := range lv.named {
+		c.judgeNamed(p, lv.suspects[x], ds[x], &out)
+	}
+	return out.next, append(out.found, c.aloneAll(out.fooled)...)
+}
+
+// rangeLevel is one level of locateAll's failing ranges, sorted by what is
+// done with them.
+type rangeLevel struct {
+	small    []pnode // checked set by set
+	named    []pnode // the weights name a suspect in each...
+	suspects []int   // ...named[x]'s, to be checked alone
+	split    []pnode // no suspect: halved
+}
+
+// levelOut is what a level of locateAll's search leaves.
+type levelOut struct {
+	next   []pnode // the next level's failing ranges
+	fooled []pnode // small ranges whose suspect was valid: checked set by set
+	found  []peel  // the invalid sets found so far
+}
+
+// sortRanges sorts a level's failing ranges, giving each its weighted value
+// where missing and naming its suspect.
+func (c *call) sortRanges(frontier []pnode) rangeLevel {
 	// Small ranges are checked set by set, unless their weighted value is
 	// known (a right half's, by division), which names a suspect for free.
-	var small, rest []pnode
+	var lv rangeLevel
+	var rest []pnode
 	for _, p := range frontier {
-		if p.hi-p.lo <= individualBelow && !p.hasB {
-			small = append(small, p)
+		if p.size() <= individualBelow && !p.hasB {
+			lv.small = append(lv.small, p)
 		} else {
 			rest = append(rest, p)
 		}
 	}
-	// Weighted values where missing, then suspects.
-	c.v.w.forEach(len(rest), 1, func(x int) {
-		if !rest[x].hasB {
-			rest[x].B = c.plainWeighted(&rest[x], rest[x].lo, rest[x].hi)
-			rest[x].hasB = true
-		}
-	})
-	var named, split []pnode
-	var suspects []int
+	c.v.w.forEach(len(rest), 1, func(x int) { c.weigh(&rest[x]) })
 	for _, p := range rest {
-		if !p.hasB {
-			continue
-		}
 		switch i := c.suspect(p); {
 		case i >= 0:
-			named = append(named, p)
-			suspects = append(suspects, i)
-		case p.hi-p.lo <= individualBelow:
-			small = append(small, p)
+			lv.named = append(lv.named, p)
+			lv.suspects = append(lv.suspects, i)
+		case p.size() <= individualBelow:
+			lv.small = append(lv.small, p)
 		default:
-			split = append(split, p)
+			lv.split = append(lv.split, p)
 		}
 	}
-	found = append(found, c.aloneAll(small)...)
-	// The suspects' one-set checks and the split ranges' left halves, in
-	// parallel.
-	ds := make([]curve.GT, len(suspects))
-	halves := make([][2]pnode, len(split))
-	c.v.w.forEach(len(suspects)+len(split), 1, func(x int) {
-		if x < len(suspects) {
-			ds[x] = c.oneSetValue(suspects[x])
+	return lv
+}
+
+// weigh gives p its weighted value, when it has none.
+func (c *call) weigh(p *pnode) {
+	if !p.hasB {
+		p.B, p.hasB = c.plainWeighted(p, p.lo, p.hi), true
+	}
+}
+
+// checkAndHalve computes, in parallel, the one-set values of a level's
+// suspects and the halves of its ranges to split.
+func (c *call) checkAndHalve(lv rangeLevel) ([]curve.GT, [][2]pnode) {
+	n := len(lv.suspects)
+	ds := make([]curve.GT, n)
+	halves := make([][2]pnode, len(lv.split))
+	c.v.w.forEach(n+len(lv.split), 1, func(x int) {
+		if x < n {
+			ds[x] = c.oneSetValue(lv.suspects[x])
 			return
 		}
-		halves[x-len(suspects)] = c.halve(split[x-len(suspects)])
+		halves[x-n] = c.halve(lv.split[x-n])
 	})
-	c.v.stats.individual.Add(int64(len(suspects)))
-	c.v.stats.bisections.Add(int64(len(split)))
-	c.spent += float64(len(suspects)) * (2*costMiller + costFinalExp)
-	var next, fooled []pnode
+	c.v.stats.individual.Add(int64(n))
+	c.v.stats.bisections.Add(int64(len(lv.split)))
+	c.spent += float64(n) * costSingle
 	for _, h := range halves {
-		c.spent += 2 * c.rangeCheckCost(h[0].lo, h[0].hi)
-		for _, p := range h {
-			if !p.A.IsOne() {
-				next = append(next, p)
-			}
+		c.spent += 2 * c.checkCost(h[0].lo, h[0].hi)
+	}
+	return ds, halves
+}
+
+// appendFailing appends the ranges of ps whose plain value fails.
+func appendFailing(dst []pnode, ps ...pnode) []pnode {
+	for _, p := range ps {
+		if !p.A.IsOne() {
+			dst = append(dst, p)
 		}
 	}
-	for x, p := range named {
-		i, d := suspects[x], ds[x]
-		if d.IsOne() { // valid: the weights were fooled; halve the range
-			c.settle(c.cand[i], true)
-			if p.hi-p.lo <= individualBelow {
-				fooled = append(fooled, p)
-				continue
-			}
-			h := c.halve(p)
-			c.spent += 2 * c.rangeCheckCost(h[0].lo, h[0].hi)
-			next = append(next, h[0], h[1])
-			continue
+	return dst
+}
+
+// judgeNamed settles range p's suspect i by its one-set value d and puts
+// what is left of p where the search goes next: an invalid suspect's terms
+// leave the range's values (done when that leaves one); a valid one (the
+// weights were fooled) sends the range to be halved.
+func (c *call) judgeNamed(p pnode, i int, d curve.GT, out *levelOut) {
+	if d.IsOne() {
+		c.settle(c.cand[i], true)
+		if p.size() <= individualBelow {
+			out.fooled = append(out.fooled, p)
+			return
 		}
-		c.settle(c.cand[i], false)
-		found = append(found, peel{i, d})
-		if d.Equal(&p.A) { // nothing else invalid in the range
-			continue
-		}
-		p.A.Mul(inverse(d))
-		p.B.Mul(weightedTerm(d, i-p.base))
-		p.peeled = append(p.peeled, peel{i, d})
-		next = append(next, p)
+		h := c.halve(p)
+		c.spent += 2 * c.checkCost(h[0].lo, h[0].hi)
+		out.next = append(out.next, h[0], h[1])
+		return
 	}
-	return next, append(found, c.aloneAll(fooled)...)
+	c.settle(c.cand[i], false)
+	out.found = append(out.found, peel{i, d})
+	if d.Equal(&p.A) { // nothing else invalid in the range
+		return
+	}
+	p.peel(peel{i, d}, true)
+	out.next = append(out.next, p)
 }
 
 // suspect returns the candidate the public weights name in p (B = A^w), or
@@ -335,8 +400,7 @@ func (c *call) halve(p pnode) [2]pnode {
 	l.A = c.valueSerial(c.plainSums(p.lo, mid))
 	for _, q := range p.peeled {
 		if q.k < mid {
-			l.peeled = append(l.peeled, q)
-			l.A.Mul(inverse(q.d))
+			l.peel(q, false)
 		} else {
 			r.peeled = append(r.peeled, q)
 		}
@@ -362,41 +426,15 @@ func (c *call) halve(p pnode) [2]pnode {
 func (c *call) aloneAll(ps []pnode) []peel {
 	var ks []int
 	for _, p := range ps {
-		for k := p.lo; k < p.hi; k++ {
-			if !c.settled[c.cand[k]] {
-				ks = append(ks, k)
-			}
-		}
+		ks = append(ks, c.undecided(p.lo, p.hi)...)
 	}
-	ds := make([]curve.GT, len(ks))
-	c.v.w.forEach(len(ks), 1, func(x int) { ds[x] = c.oneSetValue(ks[x]) })
-	c.v.stats.individual.Add(int64(len(ks)))
-	c.spent += float64(len(ks)) * (2*costMiller + costFinalExp)
-	var bad []peel
-	for x, k := range ks {
-		valid := ds[x].IsOne()
-		c.settle(c.cand[k], valid)
-		if !valid {
-			bad = append(bad, peel{k, ds[x]})
-		}
-	}
-	return bad
-}
-
-// oneSetValue returns the value e(pk_k, H(m_k)) * e(-g1, s_k) of candidate
-// k's own check (one exactly when the set is valid: its point is in G2).
-func (c *call) oneSetValue(k int) curve.GT {
-	i := c.cand[k]
-	ps := []curve.G1Affine{*blspoint.Key(c.sets[i].PublicKey), c.v.negG1Affine}
-	qs := []curve.G2Affine{c.groups[c.gOf[k]].h, *blspoint.Signature(&c.sigs[i])}
-	gt := curve.MillerLoop(ps, qs)
-	return gt.FinalExp()
+	return c.checkAlone(ks)
 }
 
 // plainWeighted returns the value of [lo, hi) under the public weights
 // w_k = k-p.base+1.
 func (c *call) plainWeighted(p *pnode, lo, hi int) curve.GT {
-	if hi-lo >= weightRoundsMin && hi-p.base < 13*13*13*13 {
+	if hi-lo >= weightRoundsMin && hi-p.base < weightRoundsMax {
 		return c.valueSerial(c.weightedByRounds(p.base, lo, hi))
 	}
 	s := hi - lo
@@ -418,53 +456,54 @@ func (c *call) plainWeighted(p *pnode, lo, hi int) curve.GT {
 // G2 for 9- to 12-bit weights).
 const weightRoundsMin = 256
 
+// weightRounds is the number of base-13 digits weightedByRounds takes of a
+// weight: two pair rounds, for weights below weightRoundsMax = 13^4 =
+// 28,561 (a larger range's weights go through a multi-scalar
+// multiplication instead).
+const (
+	weightRounds    = 4
+	weightRoundsMax = digitBase * digitBase * digitBase * digitBase
+)
+
 // weightedByRounds returns the node of [lo, hi) with sums under the public
 // weights w_k = k-base+1 (below 13^4): the weights' base-13 digits w = d0 +
 // 13 d1 + 169 d2 + 2197 d3 go through two pair rounds, H_j = sum_k d_jk P_k,
 // and S = ((13 H3 + H2) 13 + H1) 13 + H0 by Horner's rule, in G2 and in G1
-// per group.
+// per group. The candidates are never nil nor infinity and the digits are
+// below 13, so the rounds return no error; if one did, the weighted value
+// would be wrong, which only steers the search and decides nothing.
 func (c *call) weightedByRounds(base, lo, hi int) node {
-	s := hi - lo
-	d := make([][]uint8, 4)
-	for j := range d {
-		d[j] = make([]uint8, s)
-	}
-	for k := range s {
-		w := lo + k - base + 1
-		for j := range d {
-			d[j][k] = uint8(w % 13)
-			w /= 13
-		}
-	}
-	// The candidates are never nil nor infinity and the digits are below
-	// 13, so the rounds return no error; if one did, the weighted value
-	// would be wrong, which only steers the search and decides nothing.
+	d := weightDigits(base, lo, hi)
 	sc := c.v.scratch.Get().(*curve.PairRoundScratch)
 	defer c.v.scratch.Put(sc)
-	nd := node{lo: lo, hi: hi, gLo: c.gOf[lo]}
-	nd.P = make([]curve.G1, c.gOf[hi-1]-nd.gLo+1)
-	for x := range nd.P {
-		g := nd.gLo + x
-		a, b := max(lo, c.groups[g].lo), min(hi, c.groups[g].hi)
-		if a >= b {
-			continue
-		}
-		var H [4]curve.G1
+	nd := c.groupSums(lo, hi, false, func(_, a, b int) curve.G1 {
+		var H [weightRounds]curve.G1
 		H[0], H[1], _ = curve.PairRoundG1(sc, c.pks[a:b], d[0][a-lo:b-lo], d[1][a-lo:b-lo])
 		H[2], H[3], _ = curve.PairRoundG1(sc, c.pks[a:b], d[2][a-lo:b-lo], d[3][a-lo:b-lo])
-		nd.P[x] = H[3]
-		for j := 2; j >= 0; j-- {
-			nd.P[x].Mul13Add(&H[j])
-		}
-	}
-	var H [4]curve.G2
+		return horner(H[:])
+	})
+	var H [weightRounds]curve.G2
 	H[0], H[1], _ = curve.PairRoundG2(sc, c.pts[lo:hi], d[0], d[1])
 	H[2], H[3], _ = curve.PairRoundG2(sc, c.pts[lo:hi], d[2], d[3])
-	nd.S = H[3]
-	for j := 2; j >= 0; j-- {
-		nd.S.Mul13Add(&H[j])
-	}
+	nd.S = horner(H[:])
 	return nd
+}
+
+// weightDigits returns the base-13 digits d[j][k] of the public weights
+// w_k = lo+k-base+1 of the candidates of [lo, hi).
+func weightDigits(base, lo, hi int) [weightRounds][]uint8 {
+	var d [weightRounds][]uint8
+	for j := range d {
+		d[j] = make([]uint8, hi-lo)
+	}
+	for k := range hi - lo {
+		w := lo + k - base + 1
+		for j := range d {
+			d[j][k] = uint8(w % digitBase)
+			w /= digitBase
+		}
+	}
+	return d
 }
 
 // weightedTerm returns the inverse of d^w for the public weight w = k+1 of
@@ -476,27 +515,5 @@ func weightedTerm(d curve.GT, k int) *curve.GT {
 	return dw.Conjugate()
 }
 
-// rangeCheckCost is the planner's cost of one check of [lo, hi): a Miller
-// loop per group it meets, one more, and a final exponentiation.
-func (c *call) rangeCheckCost(lo, hi int) float64 {
-	return float64(c.gOf[hi-1]-c.gOf[lo]+2)*costMiller + costFinalExp
-}
-
 // inverse returns the inverse of a value of GT (its conjugate).
 func inverse(a curve.GT) *curve.GT { return a.Conjugate() }
-
-// plainSums returns the node of [lo, hi) with unweighted sums: S = sum s_k
-// and P_g = sum pk_k, by batch-affine addition.
-func (c *call) plainSums(lo, hi int) node {
-	nd := node{lo: lo, hi: hi, gLo: c.gOf[lo]}
-	nd.P = make([]curve.G1, c.gOf[hi-1]-nd.gLo+1)
-	for x := range nd.P {
-		g := nd.gLo + x
-		a, b := max(lo, c.groups[g].lo), min(hi, c.groups[g].hi)
-		if a < b {
-			nd.P[x] = curve.SumG1(c.pks[a:b])
-		}
-	}
-	nd.S = curve.SumG2(c.pts[lo:hi])
-	return nd
-}

@@ -27,58 +27,48 @@ const subgroupLeaf = 4
 func (c *call) dropOutsideG2(digits []uint8, R int, H []curve.G2, PG [][]curve.G1, big []int) ([]uint8, bool) {
 	m := len(c.cand)
 	work := append([]uint8(nil), digits...) // digits with the dropped points' zeroed
-	var dropped []int
-	limit := c.dropLimit(R)
-	for {
-		j := -1
-		for jj := range R {
-			if !H[jj].InG2() {
-				j = jj
-				break
-			}
-		}
-		if j < 0 {
-			break
-		}
-		if len(dropped) >= limit || !c.reserve(1) { // the next check of the rounds
+	outside := make([]bool, m)
+	found, limit := 0, c.dropLimit(R)
+	for j := firstOutside(H); j >= 0; j = firstOutside(H) {
+		if found >= limit || !c.reserve(1) { // the next check of the rounds
 			return nil, false
 		}
 		k := c.descend(work, m, j, H[j])
 		if k < 0 { // the arithmetic disagrees with itself: take the safe path
 			return nil, false
 		}
-		dropped = append(dropped, k)
+		outside[k] = true
+		found++
 		c.removeTerms(k, digits, m, R, H, PG, big)
 		for jj := range R {
 			work[jj*m+k] = 0
 		}
 	}
-	c.v.stats.outsideG2.Add(int64(len(dropped)))
-	isDropped := make(map[int]bool, len(dropped))
-	for _, k := range dropped {
-		isDropped[k] = true
-		c.settle(c.cand[k], false) // its own subgroup check failed
-	}
-	// Compact the candidates, their groups and their digits.
-	keep := make([]int, 0, m-len(dropped))
-	for k := range m {
-		if !isDropped[k] {
-			keep = append(keep, k)
+	c.v.stats.outsideG2.Add(int64(found))
+	kept := c.removeInvalid(outside) // their own subgroup checks failed
+	return keptDigits(digits, kept, m, R), true
+}
+
+// firstOutside returns the first round whose sum is outside G2, or -1.
+func firstOutside(H []curve.G2) int {
+	for j := range H {
+		if !H[j].InG2() {
+			return j
 		}
 	}
-	m2 := len(keep)
-	out := make([]uint8, R*m2)
-	cand, gOf := make([]int, m2), make([]int, m2)
-	for x, k := range keep {
-		cand[x], gOf[x] = c.cand[k], c.gOf[k]
-		for jj := range R {
-			out[jj*m2+x] = digits[jj*m+k]
+	return -1
+}
+
+// keptDigits returns the digits of the kept candidates (their former
+// indexes, of m), round by round.
+func keptDigits(digits []uint8, kept []int, m, R int) []uint8 {
+	out := make([]uint8, R*len(kept))
+	for x, k := range kept {
+		for j := range R {
+			out[j*len(kept)+x] = digits[j*m+k]
 		}
 	}
-	c.cand, c.gOf = cand, gOf
-	c.regroup()
-	c.pks, c.pts = c.points()
-	return out, true
+	return out
 }
 
 // dropLimit is how many points outside G2 dropOutsideG2 may look for before
@@ -120,6 +110,9 @@ func (c *call) descend(work []uint8, m, j int, Hj curve.G2) int {
 	return -1
 }
 
+// digitBits is the bits of a digit (below digitBase = 13 < 2^4).
+const digitBits = 4
+
 // removeTerms takes candidate k's terms c_kj s_k out of the round sums, and
 // c_kj pk_k out of its group's key round sums when they come from the rounds.
 func (c *call) removeTerms(k int, digits []uint8, m, R int, H []curve.G2, PG [][]curve.G1, big []int) {
@@ -135,11 +128,11 @@ func (c *call) removeTerms(k int, digits []uint8, m, R int, H []curve.G2, PG [][
 			continue
 		}
 		s := c.pts[k].Jacobian()
-		s.Mul([]byte{dg}, 4)
+		s.Mul([]byte{dg}, digitBits)
 		H[j].Sub(&s)
 		if x >= 0 {
 			p := c.pks[k].Jacobian()
-			p.Mul([]byte{dg}, 4)
+			p.Mul([]byte{dg}, digitBits)
 			PG[x][j].Sub(&p)
 		}
 	}
