@@ -1,7 +1,5 @@
 package ssz
 
-//go:generate go run github.com/ferranbt/fastssz/sszgen@v0.1.4 --path types.go
-
 // SigningData is the SSZ container whose hash tree root is the signing root
 // of an object: the message that a consensus signature signs.
 //
