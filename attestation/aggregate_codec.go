@@ -92,6 +92,16 @@ func (c indexedCodec) hash(hh ssz.HashWalker) error {
 	return nil
 }
 
+// The codecs of the presets' AggregateAndProof and SignedAggregateAndProof.
+type (
+	mainnetAggregate = aggregateAndProof[Attestation, *Attestation]
+	minimalAggregate = aggregateAndProof[MinimalAttestation, *MinimalAttestation]
+	phase0Aggregate  = aggregateAndProof[Phase0Attestation, *Phase0Attestation]
+	mainnetSigned    = signedAggregateAndProof[AggregateAndProof, *AggregateAndProof]
+	minimalSigned    = signedAggregateAndProof[MinimalAggregateAndProof, *MinimalAggregateAndProof]
+	phase0Signed     = signedAggregateAndProof[Phase0AggregateAndProof, *Phase0AggregateAndProof]
+)
+
 // decodeInto decodes buf into *p, a new T where *p is nil.
 func decodeInto[T any, P sszPointer[T]](p *P, buf []byte) error {
 	if *p == nil {
@@ -151,9 +161,7 @@ type signedAggregateAndProof[M any, P sszPointer[M]] struct {
 // encode panics for a nil Message, as the encoding of a nil
 // AggregateAndProof does.
 func (s *signedAggregateAndProof[M, P]) encode(dst []byte) ([]byte, error) {
-	dst = ssz.WriteOffset(dst, signedFixedSize)
-	dst = append(dst, s.Signature[:]...)
-	return s.Message.MarshalSSZTo(dst)
+	return s.Message.MarshalSSZTo(append(ssz.WriteOffset(dst, signedFixedSize), s.Signature[:]...))
 }
 
 func (s *signedAggregateAndProof[M, P]) decode(buf []byte) error {
@@ -191,29 +199,17 @@ func (i *Phase0IndexedAttestation) codec() indexedCodec {
 	return indexedCodec{(*indexedAttestation)(i), MaxValidatorsPerCommittee, "Phase0IndexedAttestation.AttestingIndices"}
 }
 
-func (a *AggregateAndProof) codec() *aggregateAndProof[Attestation, *Attestation] {
-	return (*aggregateAndProof[Attestation, *Attestation])(a)
-}
+func (a *AggregateAndProof) codec() *mainnetAggregate { return (*mainnetAggregate)(a) }
 
-func (a *MinimalAggregateAndProof) codec() *aggregateAndProof[MinimalAttestation, *MinimalAttestation] {
-	return (*aggregateAndProof[MinimalAttestation, *MinimalAttestation])(a)
-}
+func (a *MinimalAggregateAndProof) codec() *minimalAggregate { return (*minimalAggregate)(a) }
 
-func (a *Phase0AggregateAndProof) codec() *aggregateAndProof[Phase0Attestation, *Phase0Attestation] {
-	return (*aggregateAndProof[Phase0Attestation, *Phase0Attestation])(a)
-}
+func (a *Phase0AggregateAndProof) codec() *phase0Aggregate { return (*phase0Aggregate)(a) }
 
-func (s *SignedAggregateAndProof) codec() *signedAggregateAndProof[AggregateAndProof, *AggregateAndProof] {
-	return (*signedAggregateAndProof[AggregateAndProof, *AggregateAndProof])(s)
-}
+func (s *SignedAggregateAndProof) codec() *mainnetSigned { return (*mainnetSigned)(s) }
 
-func (s *MinimalSignedAggregateAndProof) codec() *signedAggregateAndProof[MinimalAggregateAndProof, *MinimalAggregateAndProof] {
-	return (*signedAggregateAndProof[MinimalAggregateAndProof, *MinimalAggregateAndProof])(s)
-}
+func (s *MinimalSignedAggregateAndProof) codec() *minimalSigned { return (*minimalSigned)(s) }
 
-func (s *Phase0SignedAggregateAndProof) codec() *signedAggregateAndProof[Phase0AggregateAndProof, *Phase0AggregateAndProof] {
-	return (*signedAggregateAndProof[Phase0AggregateAndProof, *Phase0AggregateAndProof])(s)
-}
+func (s *Phase0SignedAggregateAndProof) codec() *phase0Signed { return (*phase0Signed)(s) }
 
 // MarshalSSZ returns the SSZ encoding of i.
 func (i *IndexedAttestation) MarshalSSZ() ([]byte, error) {

@@ -77,24 +77,26 @@ type fixedContainer interface {
 	hashFixed(hh ssz.HashWalker)
 }
 
-// fixedCodec encodes a fixed-size container of size bytes.
-type fixedCodec[T fixedContainer] struct {
+// fixed encodes a fixed-size container of size bytes.
+type fixed[T fixedContainer] struct {
 	v T
 	n int
 }
 
-func (c fixedCodec[T]) encode(dst []byte) ([]byte, error) { return c.v.encodeFixed(dst), nil }
+func fixedOf[T fixedContainer](v T, size int) fixed[T] { return fixed[T]{v, size} }
 
-func (c fixedCodec[T]) decode(buf []byte) error {
+func (c fixed[T]) encode(dst []byte) ([]byte, error) { return c.v.encodeFixed(dst), nil }
+
+func (c fixed[T]) decode(buf []byte) error {
 	if len(buf) != c.n {
 		return ssz.ErrSize
 	}
 	return c.v.decodeFixed(buf)
 }
 
-func (c fixedCodec[T]) size() int { return c.n }
+func (c fixed[T]) size() int { return c.n }
 
-func (c fixedCodec[T]) hash(hh ssz.HashWalker) error { c.v.hashFixed(hh); return nil }
+func (c fixed[T]) hash(hh ssz.HashWalker) error { c.v.hashFixed(hh); return nil }
 
 func (c *Checkpoint) encodeFixed(dst []byte) []byte {
 	return append(ssz.MarshalUint64(dst, c.Epoch), c.Root[:]...)
@@ -186,21 +188,15 @@ func (s *SingleAttestation) hashFixed(hh ssz.HashWalker) {
 	hh.Merkleize(indx)
 }
 
-func (c *Checkpoint) codec() fixedCodec[*Checkpoint] {
-	return fixedCodec[*Checkpoint]{c, checkpointSize}
+func (c *Checkpoint) codec() fixed[*Checkpoint] { return fixedOf(c, checkpointSize) }
+
+func (s *SingleAttestation) codec() fixed[*SingleAttestation] {
+	return fixedOf(s, singleAttestationSize)
 }
 
-func (d *AttestationData) codec() fixedCodec[*AttestationData] {
-	return fixedCodec[*AttestationData]{d, attestationDataSize}
-}
+func (d *AttestationData) codec() fixed[*AttestationData] { return fixedOf(d, attestationDataSize) }
 
-func (f *Fork) codec() fixedCodec[*Fork] {
-	return fixedCodec[*Fork]{f, forkSize}
-}
-
-func (s *SingleAttestation) codec() fixedCodec[*SingleAttestation] {
-	return fixedCodec[*SingleAttestation]{s, singleAttestationSize}
-}
+func (f *Fork) codec() fixed[*Fork] { return fixedOf(f, forkSize) }
 
 // MarshalSSZ returns the SSZ encoding of c.
 func (c *Checkpoint) MarshalSSZ() ([]byte, error) {

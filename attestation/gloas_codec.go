@@ -77,12 +77,12 @@ func (m *PayloadAttestationMessage) hashFixed(hh ssz.HashWalker) {
 	hh.Merkleize(indx)
 }
 
-func (d *PayloadAttestationData) codec() fixedCodec[*PayloadAttestationData] {
-	return fixedCodec[*PayloadAttestationData]{d, payloadAttestationDataSize}
+func (d *PayloadAttestationData) codec() fixed[*PayloadAttestationData] {
+	return fixedOf(d, payloadAttestationDataSize)
 }
 
-func (m *PayloadAttestationMessage) codec() fixedCodec[*PayloadAttestationMessage] {
-	return fixedCodec[*PayloadAttestationMessage]{m, payloadAttestationMessageSize}
+func (m *PayloadAttestationMessage) codec() fixed[*PayloadAttestationMessage] {
+	return fixedOf(m, payloadAttestationMessageSize)
 }
 
 // MarshalSSZ returns the SSZ encoding of d.

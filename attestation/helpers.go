@@ -52,13 +52,9 @@ func (f *Fork) VersionAt(epoch uint64) [4]byte {
 	return f.CurrentVersion
 }
 
-// oneAttester returns the aggregation bits of a committee of committeeSize
-// validators in which only position attested, and sets s.CommitteeIndex in
-// committees, a bitvector of maxCommittees bits.
-func (s *SingleAttestation) oneAttester(committeeSize, position uint64, committees []byte, maxCommittees uint64) (bitfield.Bitlist, error) {
-	if s.CommitteeIndex >= maxCommittees {
-		return nil, fmt.Errorf("%w: %d", ErrCommitteeIndexOutOfRange, s.CommitteeIndex)
-	}
+// singleBits returns the aggregation bits of a committee of committeeSize
+// validators in which only position attested.
+func singleBits(committeeSize, position uint64) (bitfield.Bitlist, error) {
 	if committeeSize == 0 || committeeSize > MaxValidatorsPerCommittee {
 		return nil, fmt.Errorf("%w: %d", ErrCommitteeSize, committeeSize)
 	}
@@ -67,7 +63,6 @@ func (s *SingleAttestation) oneAttester(committeeSize, position uint64, committe
 	}
 	bits := bitfield.NewBitlist(committeeSize)
 	bits.SetBitAt(position, true)
-	committees[s.CommitteeIndex/8] |= 1 << (s.CommitteeIndex % 8)
 	return bits, nil
 }
 
@@ -83,21 +78,29 @@ func (s *SingleAttestation) oneAttester(committeeSize, position uint64, committe
 // or more than MaxValidatorsPerCommittee, or if positionInCommittee is not
 // below committeeSize.
 func (s *SingleAttestation) ToAttestation(committeeSize, positionInCommittee uint64) (*Attestation, error) {
-	committees := bitfield.NewBitvector64()
-	bits, err := s.oneAttester(committeeSize, positionInCommittee, committees, MaxCommitteesPerSlot)
+	if s.CommitteeIndex >= MaxCommitteesPerSlot {
+		return nil, fmt.Errorf("%w: %d", ErrCommitteeIndexOutOfRange, s.CommitteeIndex)
+	}
+	bits, err := singleBits(committeeSize, positionInCommittee)
 	if err != nil {
 		return nil, err
 	}
+	committees := bitfield.NewBitvector64()
+	committees.SetBitAt(s.CommitteeIndex, true)
 	return &Attestation{AggregationBits: bits, Data: s.Data.Copy(), Signature: s.Signature, CommitteeBits: committees}, nil
 }
 
 // ToMinimalAttestation is ToAttestation for the minimal preset, where
-// s.CommitteeIndex must be below MinimalMaxCommitteesPerSlot.
+// s.CommitteeIndex must be below MinimalMaxCommitteesPerSlot: the mainnet
+// attestation with CommitteeBits cut to the first byte, the Bitvector[4].
 func (s *SingleAttestation) ToMinimalAttestation(committeeSize, positionInCommittee uint64) (*MinimalAttestation, error) {
-	committees := bitfield.NewBitvector4()
-	bits, err := s.oneAttester(committeeSize, positionInCommittee, committees, MinimalMaxCommitteesPerSlot)
+	if s.CommitteeIndex >= MinimalMaxCommitteesPerSlot {
+		return nil, fmt.Errorf("%w: %d", ErrCommitteeIndexOutOfRange, s.CommitteeIndex)
+	}
+	a, err := s.ToAttestation(committeeSize, positionInCommittee)
 	if err != nil {
 		return nil, err
 	}
-	return &MinimalAttestation{AggregationBits: bits, Data: s.Data.Copy(), Signature: s.Signature, CommitteeBits: committees}, nil
+	committees := bitfield.Bitvector4(a.CommitteeBits[:1:1])
+	return &MinimalAttestation{AggregationBits: a.AggregationBits, Data: a.Data, Signature: a.Signature, CommitteeBits: committees}, nil
 }
