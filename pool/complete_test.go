@@ -9,6 +9,18 @@ import (
 	"github.com/attpool/attpool/verifier"
 )
 
+// newTestVerifier returns a verifier closed when the test ends (after the
+// pools the test starts later, which Cleanup closes first).
+func newTestVerifier(t testing.TB) *verifier.Verifier {
+	t.Helper()
+	v, err := verifier.New(verifier.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(v.Close)
+	return v
+}
+
 // slowSearch is a streaming SignatureVerifier that behaves as a verifier
 // whose search of a failing call is long: it reports the valid sets of a
 // call at once, then, if the call has invalid sets, waits for release

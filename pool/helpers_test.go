@@ -14,7 +14,6 @@ import (
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
 	"github.com/attpool/attpool/ssz"
-	"github.com/attpool/attpool/verifier"
 )
 
 // testCommittees has cps committees of size validators per slot; validator
@@ -213,18 +212,6 @@ func (e *env) pool(cfg Config) *Pool {
 		checkInvariants(e.t, p)
 	})
 	return p
-}
-
-// newTestVerifier returns a verifier closed when the test ends (after the
-// pools the test starts later, which Cleanup closes first).
-func newTestVerifier(t testing.TB) *verifier.Verifier {
-	t.Helper()
-	v, err := verifier.New(verifier.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(v.Close)
-	return v
 }
 
 // checkLeaks fails t if goroutines started during the test outlive it: a
