@@ -163,7 +163,9 @@ func (c *packCandidate) shareCoverage(covered map[committeeID]bitfield.Bitlist, 
 		id := committeeID{c.slot, ci}
 		cov := covered[id]
 		if cov == nil {
-			cov = included.coverage(id, c.e.committees[ci][0].bits.Len())
+			if cov = included.copyOf(id); cov == nil {
+				cov = bitfield.NewBitlist(c.e.committees[ci][0].bits.Len())
+			}
 			covered[id] = cov
 		}
 		c.cov[k] = cov

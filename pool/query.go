@@ -173,11 +173,6 @@ func (x *includedBits) add(id committeeID, b bitfield.Bitlist) bitfield.Bitlist 
 // prune drops the committees of slots before minSlot.
 func (x *includedBits) prune(minSlot uint64) { dropSlotsBefore(x.byCommittee, minSlot) }
 
-// coverage returns a copy of the included attesters of committee id, of n
-// members: none if no block included any.
-func (x *includedBits) coverage(id committeeID, n uint64) bitfield.Bitlist {
-	if inc := x.byCommittee[id]; inc != nil {
-		return slices.Clone(inc)
-	}
-	return bitfield.NewBitlist(n)
-}
+// copyOf returns a copy of the included attesters of committee id, nil if
+// no block included any.
+func (x *includedBits) copyOf(id committeeID) bitfield.Bitlist { return slices.Clone(x.byCommittee[id]) }
