@@ -6,12 +6,26 @@ import "testing"
 // every gossip message (SingleAttestation, AttestationData) and on every
 // aggregate (SignedAggregateAndProof, Attestation).
 
-func BenchmarkAttestationDataHashTreeRoot(b *testing.B) {
-	d := sampleData()
-	for b.Loop() {
-		if _, err := d.HashTreeRoot(); err != nil {
-			b.Fatal(err)
-		}
+func BenchmarkHashTreeRoot(b *testing.B) {
+	idx := make([]uint64, 512)
+	for i := range idx {
+		idx[i] = uint64(3 * i)
+	}
+	for _, c := range []struct {
+		name string
+		v    codec
+	}{
+		{"AttestationData", sampleData()},
+		{"Attestation", sampleAttestation()},
+		{"IndexedAttestation512", &IndexedAttestation{AttestingIndices: idx, Data: sampleData()}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := c.v.HashTreeRoot(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 
@@ -40,28 +54,6 @@ func BenchmarkSignedAggregateAndProofMarshal(b *testing.B) {
 	buf := make([]byte, 0, s.SizeSSZ())
 	for b.Loop() {
 		if _, err := s.MarshalSSZTo(buf[:0]); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func BenchmarkAttestationHashTreeRoot(b *testing.B) {
-	a := sampleAttestation()
-	for b.Loop() {
-		if _, err := a.HashTreeRoot(); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func BenchmarkIndexedAttestationHashTreeRoot(b *testing.B) {
-	idx := make([]uint64, 512)
-	for i := range idx {
-		idx[i] = uint64(3 * i)
-	}
-	a := &IndexedAttestation{AttestingIndices: idx, Data: sampleData()}
-	for b.Loop() {
-		if _, err := a.HashTreeRoot(); err != nil {
 			b.Fatal(err)
 		}
 	}

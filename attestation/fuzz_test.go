@@ -65,28 +65,13 @@ func FuzzFork(f *testing.F) {
 	fuzzDecode[Fork](f, seedOf(f, &Fork{Epoch: 9}), make([]byte, 15))
 }
 
-func FuzzAttestation(f *testing.F) {
-	b := seedOf(f, sampleAttestation())
-	fuzzDecode[Attestation](f, b, withBits(b, 236, []byte{0}), withBits(b, 236, []byte{1}), b[:236])
-}
-
 func FuzzSingleAttestation(f *testing.F) {
 	fuzzDecode[SingleAttestation](f, seedOf(f, &SingleAttestation{CommitteeIndex: 3, Data: sampleData()}), make([]byte, 239))
 }
 
-func FuzzIndexedAttestation(f *testing.F) {
-	b := seedOf(f, &IndexedAttestation{AttestingIndices: []uint64{1, 2, 3}, Data: sampleData()})
-	fuzzDecode[IndexedAttestation](f, b, b[:len(b)-1])
-}
-
-func FuzzAggregateAndProof(f *testing.F) {
-	b := seedOf(f, &AggregateAndProof{AggregatorIndex: 1, Aggregate: sampleAttestation()})
-	fuzzDecode[AggregateAndProof](f, b, b[:108])
-}
-
-func FuzzSignedAggregateAndProof(f *testing.F) {
-	b := seedOf(f, &SignedAggregateAndProof{Message: &AggregateAndProof{Aggregate: sampleAttestation()}})
-	fuzzDecode[SignedAggregateAndProof](f, b, b[:208])
+func FuzzAttestation(f *testing.F) {
+	b := seedOf(f, sampleAttestation())
+	fuzzDecode[Attestation](f, b, withBits(b, 236, []byte{0}), withBits(b, 236, []byte{1}), b[:236])
 }
 
 func FuzzMinimalAttestation(f *testing.F) {
@@ -94,31 +79,46 @@ func FuzzMinimalAttestation(f *testing.F) {
 	fuzzDecode[MinimalAttestation](f, b, with(b, func(b []byte) []byte { b[228] = 0x1f; return b }))
 }
 
-func FuzzMinimalIndexedAttestation(f *testing.F) {
-	fuzzDecode[MinimalIndexedAttestation](f, seedOf(f, &MinimalIndexedAttestation{AttestingIndices: []uint64{7}}))
-}
-
-func FuzzMinimalAggregateAndProof(f *testing.F) {
-	fuzzDecode[MinimalAggregateAndProof](f, seedOf(f, &MinimalAggregateAndProof{Aggregate: sampleMinimalAttestation()}))
-}
-
-func FuzzMinimalSignedAggregateAndProof(f *testing.F) {
-	fuzzDecode[MinimalSignedAggregateAndProof](f, seedOf(f, &MinimalSignedAggregateAndProof{
-		Message: &MinimalAggregateAndProof{Aggregate: sampleMinimalAttestation()},
-	}))
-}
-
 func FuzzPhase0Attestation(f *testing.F) {
 	b := seedOf(f, samplePhase0Attestation())
 	fuzzDecode[Phase0Attestation](f, b, withBits(b, 228, bitlistBytes(2048)), withBits(b, 228, bitlistBytes(2049)))
+}
+
+func FuzzIndexedAttestation(f *testing.F) {
+	b := seedOf(f, &IndexedAttestation{AttestingIndices: []uint64{1, 2, 3}, Data: sampleData()})
+	fuzzDecode[IndexedAttestation](f, b, b[:len(b)-1])
+}
+
+func FuzzMinimalIndexedAttestation(f *testing.F) {
+	fuzzDecode[MinimalIndexedAttestation](f, seedOf(f, &MinimalIndexedAttestation{AttestingIndices: []uint64{7}}))
 }
 
 func FuzzPhase0IndexedAttestation(f *testing.F) {
 	fuzzDecode[Phase0IndexedAttestation](f, seedOf(f, &Phase0IndexedAttestation{AttestingIndices: []uint64{1, 1 << 63}}))
 }
 
+func FuzzAggregateAndProof(f *testing.F) {
+	b := seedOf(f, &AggregateAndProof{AggregatorIndex: 1, Aggregate: sampleAttestation()})
+	fuzzDecode[AggregateAndProof](f, b, b[:108])
+}
+
+func FuzzMinimalAggregateAndProof(f *testing.F) {
+	fuzzDecode[MinimalAggregateAndProof](f, seedOf(f, &MinimalAggregateAndProof{Aggregate: sampleMinimalAttestation()}))
+}
+
 func FuzzPhase0AggregateAndProof(f *testing.F) {
 	fuzzDecode[Phase0AggregateAndProof](f, seedOf(f, &Phase0AggregateAndProof{Aggregate: samplePhase0Attestation()}))
+}
+
+func FuzzSignedAggregateAndProof(f *testing.F) {
+	b := seedOf(f, &SignedAggregateAndProof{Message: &AggregateAndProof{Aggregate: sampleAttestation()}})
+	fuzzDecode[SignedAggregateAndProof](f, b, b[:208])
+}
+
+func FuzzMinimalSignedAggregateAndProof(f *testing.F) {
+	fuzzDecode[MinimalSignedAggregateAndProof](f, seedOf(f, &MinimalSignedAggregateAndProof{
+		Message: &MinimalAggregateAndProof{Aggregate: sampleMinimalAttestation()},
+	}))
 }
 
 func FuzzPhase0SignedAggregateAndProof(f *testing.F) {

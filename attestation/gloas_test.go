@@ -2,73 +2,34 @@ package attestation
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/binary"
 	"errors"
 	"testing"
 
 	"github.com/prysmaticlabs/go-bitfield"
 )
 
-// The roots below are computed from the merkleization rules of the SSZ
-// spec, written out with crypto/sha256, independently of fastssz and of the
-// hand-written hashing in gloas_codec.go.
-
-func chunkHash(a, b [32]byte) [32]byte {
-	return sha256.Sum256(append(a[:], b[:]...))
-}
-
-// merkleizeChunks is merkleize(chunks, limit) of the SSZ spec.
-func merkleizeChunks(chunks [][32]byte, limit int) [32]byte {
-	n := 1
-	for n < limit || n < len(chunks) {
-		n *= 2
-	}
-	layer := make([][32]byte, n)
-	copy(layer, chunks)
-	for len(layer) > 1 {
-		next := make([][32]byte, len(layer)/2)
-		for i := range next {
-			next[i] = chunkHash(layer[2*i], layer[2*i+1])
-		}
-		layer = next
-	}
-	return layer[0]
-}
+// The roots below are computed with the SSZ spec's merkleization rules as
+// merkle_test.go writes them out with crypto/sha256, independently of
+// fastssz and of the hand-written hashing in gloas_codec.go.
 
 // merkleizeProgressive is merkleize_progressive(chunks, numLeaves).
-func merkleizeProgressive(chunks [][32]byte, numLeaves int) [32]byte {
+func merkleizeProgressive(t testing.TB, chunks []chunk, numLeaves int) chunk {
 	if len(chunks) == 0 {
-		return [32]byte{}
+		return chunk{}
 	}
 	k := min(numLeaves, len(chunks))
-	return chunkHash(merkleizeChunks(chunks[:k], numLeaves), merkleizeProgressive(chunks[k:], numLeaves*4))
+	return hashPair(merkleize(t, chunks[:k], numLeaves), merkleizeProgressive(t, chunks[k:], numLeaves*4))
 }
 
-func packBytes(b []byte) [][32]byte {
-	var out [][32]byte
-	for len(b) > 0 {
-		var c [32]byte
-		b = b[copy(c[:], b):]
-		out = append(out, c)
-	}
-	return out
-}
-
-func uint64Chunk(v uint64) (c [32]byte) {
-	binary.LittleEndian.PutUint64(c[:], v)
-	return c
-}
-
-func boolChunk(v bool) (c [32]byte) {
+func boolChunk(v bool) (c chunk) {
 	if v {
 		c[0] = 1
 	}
 	return c
 }
 
-func specPayloadAttestationDataRoot(d *PayloadAttestationData) [32]byte {
-	return merkleizeChunks([][32]byte{d.BeaconBlockRoot, uint64Chunk(d.Slot), boolChunk(d.PayloadPresent), boolChunk(d.BlobDataAvailable)}, 0)
+func specPayloadAttestationDataRoot(t testing.TB, d *PayloadAttestationData) chunk {
+	return merkleize(t, []chunk{d.BeaconBlockRoot, uintChunk(d.Slot), boolChunk(d.PayloadPresent), boolChunk(d.BlobDataAvailable)}, 0)
 }
 
 func testPayloadAttestationData() *PayloadAttestationData {
@@ -105,8 +66,8 @@ func TestPayloadAttestationDataEncoding(t *testing.T) {
 		t.Fatalf("decode: %v, %+v", err, back)
 	}
 	root, err := d.HashTreeRoot()
-	if err != nil || root != specPayloadAttestationDataRoot(d) {
-		t.Fatalf("root %x, %v; want %x", root, err, specPayloadAttestationDataRoot(d))
+	if err != nil || root != specPayloadAttestationDataRoot(t, d) {
+		t.Fatalf("root %x, %v; want %x", root, err, specPayloadAttestationDataRoot(t, d))
 	}
 	for _, pos := range []int{40, 41} {
 		for _, b := range []byte{2, 0x80, 0xff} {
@@ -139,8 +100,8 @@ func TestPayloadAttestationMessageEncoding(t *testing.T) {
 	if err := back.UnmarshalSSZ(enc); err != nil || back.ValidatorIndex != 77 || *back.Data != *m.Data || back.Signature != m.Signature {
 		t.Fatalf("decode: %v, %+v", err, back)
 	}
-	sig := packBytes(m.Signature[:])
-	want := merkleizeChunks([][32]byte{uint64Chunk(77), specPayloadAttestationDataRoot(m.Data), merkleizeChunks(sig, 0)}, 0)
+	sig := pack(m.Signature[:])
+	want := merkleize(t, [][32]byte{uintChunk(77), specPayloadAttestationDataRoot(t, m.Data), merkleize(t, sig, 0)}, 0)
 	if root, err := m.HashTreeRoot(); err != nil || root != want {
 		t.Fatalf("root %x, %v; want %x", root, err, want)
 	}
@@ -190,18 +151,18 @@ func TestPayloadAttestationProgressiveRoot(t *testing.T) {
 			data = new(PayloadAttestationData)
 		}
 		fields := [][32]byte{
-			merkleizeChunks(packBytes(a.AggregationBits), 2),
-			specPayloadAttestationDataRoot(data),
-			merkleizeChunks(packBytes(a.Signature[:]), 0),
+			merkleize(t, pack(a.AggregationBits), 2),
+			specPayloadAttestationDataRoot(t, data),
+			merkleize(t, pack(a.Signature[:]), 0),
 		}
 		var activeFields [32]byte
 		activeFields[0] = 0b111
-		want := chunkHash(merkleizeProgressive(fields, 1), activeFields)
+		want := hashPair(merkleizeProgressive(t, fields, 1), activeFields)
 		got, err := a.HashTreeRoot()
 		if err != nil || got != want {
 			t.Fatalf("root %x, %v; want %x", got, err, want)
 		}
-		if plain := merkleizeChunks(fields, 0); got == plain {
+		if plain := merkleize(t, fields, 0); got == plain {
 			t.Fatal("progressive root equals the plain container root")
 		}
 		tree, err := a.GetTree()

@@ -32,8 +32,8 @@ var blsHandlers = map[string]blsFunc{
 	"eth_fast_aggregate_verify": blsEthFastAggregateVerify,
 	"sign":                      blsSign,
 	"batch_verify":              blsBatchVerify,
-	"deserialization_G1":        blsDeserializationG1,
-	"deserialization_G2":        blsDeserializationG2,
+	"deserialization_G1":        blsDeserialization("pubkey", "DeserializeG1", crypto.DeserializeG1),
+	"deserialization_G2":        blsDeserialization("signature", "DeserializeG2", crypto.DeserializeG2),
 	"hash_to_G2":                blsHashToG2,
 }
 
@@ -103,50 +103,36 @@ func checkBytes(name string, got []byte, opErr error, out *yaml.Node) error {
 	return nil
 }
 
-func decodePubkeys(encoded [][]byte) ([]*crypto.PublicKey, error) {
-	pks := make([]*crypto.PublicKey, len(encoded))
+// decodeAll decodes each of encoded with decode, naming the item (what i)
+// of the first that fails.
+func decodeAll[T any](encoded [][]byte, what string, decode func([]byte) (T, error)) ([]T, error) {
+	out := make([]T, len(encoded))
 	for i, b := range encoded {
-		pk, err := crypto.PublicKeyFromBytes(b)
+		v, err := decode(b)
 		if err != nil {
-			return nil, fmt.Errorf("pubkey %d: %w", i, err)
+			return nil, fmt.Errorf("%s %d: %w", what, i, err)
 		}
-		pks[i] = pk
+		out[i] = v
 	}
-	return pks, nil
+	return out, nil
+}
+
+func decodePubkeys(encoded [][]byte) ([]*crypto.PublicKey, error) {
+	return decodeAll(encoded, "pubkey", crypto.PublicKeyFromBytes)
 }
 
 func decodeSignatures(encoded [][]byte) ([]*crypto.Signature, error) {
-	sigs := make([]*crypto.Signature, len(encoded))
-	for i, b := range encoded {
-		s, err := crypto.SignatureFromBytes(b)
-		if err != nil {
-			return nil, fmt.Errorf("signature %d: %w", i, err)
-		}
-		sigs[i] = s
-	}
-	return sigs, nil
+	return decodeAll(encoded, "signature", crypto.SignatureFromBytes)
 }
 
 func blsVerify(in, out *yaml.Node) error {
-	pkB, err := hexField(in, "pubkey")
+	f, err := fieldsAs(in, hexOf, "pubkey", "message", "signature")
 	if err != nil {
 		return err
 	}
-	msg, err := hexField(in, "message")
-	if err != nil {
-		return err
-	}
-	sigB, err := hexField(in, "signature")
-	if err != nil {
-		return err
-	}
-	got := false
-	pk, errPK := crypto.PublicKeyFromBytes(pkB)
-	sig, errSig := crypto.SignatureFromBytes(sigB)
-	if errPK == nil && errSig == nil {
-		got = crypto.Verify(pk, msg, sig)
-	}
-	return checkBool("Verify", got, out)
+	pk, errPK := crypto.PublicKeyFromBytes(f[0])
+	sig, errSig := crypto.SignatureFromBytes(f[2])
+	return checkBool("Verify", errPK == nil && errSig == nil && crypto.Verify(pk, f[1], sig), out)
 }
 
 func blsAggregate(in, out *yaml.Node) error {
@@ -167,11 +153,7 @@ func blsAggregate(in, out *yaml.Node) error {
 }
 
 func blsAggregateVerify(in, out *yaml.Node) error {
-	pkBs, err := hexListField(in, "pubkeys")
-	if err != nil {
-		return err
-	}
-	msgs, err := hexListField(in, "messages")
+	lists, err := fieldsAs(in, hexList, "pubkeys", "messages")
 	if err != nil {
 		return err
 	}
@@ -179,13 +161,9 @@ func blsAggregateVerify(in, out *yaml.Node) error {
 	if err != nil {
 		return err
 	}
-	got := false
-	pks, errPK := decodePubkeys(pkBs)
+	pks, errPK := decodePubkeys(lists[0])
 	sig, errSig := crypto.SignatureFromBytes(sigB)
-	if errPK == nil && errSig == nil {
-		got = crypto.AggregateVerify(pks, msgs, sig)
-	}
-	return checkBool("AggregateVerify", got, out)
+	return checkBool("AggregateVerify", errPK == nil && errSig == nil && crypto.AggregateVerify(pks, lists[1], sig), out)
 }
 
 // fastAggregateInputs reads the pubkeys, message and signature of a
@@ -196,16 +174,13 @@ func fastAggregateInputs(in *yaml.Node) (pks []*crypto.PublicKey, msg []byte, si
 	if err != nil {
 		return nil, nil, nil, false, err
 	}
-	if msg, err = hexField(in, "message"); err != nil {
-		return nil, nil, nil, false, err
-	}
-	sigB, err := hexField(in, "signature")
+	f, err := fieldsAs(in, hexOf, "message", "signature")
 	if err != nil {
 		return nil, nil, nil, false, err
 	}
 	pks, errPK := decodePubkeys(pkBs)
-	sig, errSig := crypto.SignatureFromBytes(sigB)
-	return pks, msg, sig, errPK == nil && errSig == nil, nil
+	sig, errSig := crypto.SignatureFromBytes(f[1])
+	return pks, f[0], sig, errPK == nil && errSig == nil, nil
 }
 
 func blsFastAggregateVerify(in, out *yaml.Node) error {
@@ -234,18 +209,14 @@ func blsEthAggregatePubkeys(in, out *yaml.Node) error {
 }
 
 func blsSign(in, out *yaml.Node) error {
-	skB, err := hexField(in, "privkey")
-	if err != nil {
-		return err
-	}
-	msg, err := hexField(in, "message")
+	f, err := fieldsAs(in, hexOf, "privkey", "message")
 	if err != nil {
 		return err
 	}
 	var got []byte
-	sk, opErr := crypto.SecretKeyFromBytes(skB)
+	sk, opErr := crypto.SecretKeyFromBytes(f[0])
 	if opErr == nil {
-		b := crypto.Sign(sk, msg).Bytes()
+		b := crypto.Sign(sk, f[1]).Bytes()
 		got = b[:]
 	}
 	return checkBytes("Sign", got, opErr, out)
@@ -256,18 +227,11 @@ func blsSign(in, out *yaml.Node) error {
 // and crypto.Verify for others. An empty batch, lists of different lengths
 // or a key or signature that does not decode give false.
 func blsBatchVerify(in, out *yaml.Node) error {
-	pkBs, err := hexListField(in, "pubkeys")
+	lists, err := fieldsAs(in, hexList, "pubkeys", "messages", "signatures")
 	if err != nil {
 		return err
 	}
-	msgs, err := hexListField(in, "messages")
-	if err != nil {
-		return err
-	}
-	sigBs, err := hexListField(in, "signatures")
-	if err != nil {
-		return err
-	}
+	pkBs, msgs, sigBs := lists[0], lists[1], lists[2]
 	if len(pkBs) == 0 || len(pkBs) != len(msgs) || len(pkBs) != len(sigBs) {
 		return checkBool("BatchVerify", false, out)
 	}
@@ -301,27 +265,20 @@ func blsBatchVerify(in, out *yaml.Node) error {
 	return checkBool("BatchVerify", got, out)
 }
 
-// blsDeserializationG1 follows the specs' deserialization of a G1 point,
-// which accepts the point at infinity that KeyValidate (and so
-// crypto.PublicKeyFromBytes) rejects.
-func blsDeserializationG1(in, out *yaml.Node) error {
-	b, err := hexField(in, "pubkey")
-	if err != nil {
-		return err
+// blsDeserialization checks a deserialization case of the point in the
+// input's key with deserialize: crypto.DeserializeG1 follows the specs'
+// deserialization of a G1 point, which accepts the point at infinity that
+// KeyValidate (and so crypto.PublicKeyFromBytes) rejects;
+// crypto.DeserializeG2 that of a G2 point (signature_to_point with its
+// subgroup check; infinity is valid).
+func blsDeserialization(key, name string, deserialize func([]byte) error) blsFunc {
+	return func(in, out *yaml.Node) error {
+		b, err := hexField(in, key)
+		if err != nil {
+			return err
+		}
+		return checkBool(name+" succeeded", deserialize(b) == nil, out)
 	}
-	decErr := crypto.DeserializeG1(b)
-	return checkBool("DeserializeG1 succeeded", decErr == nil, out)
-}
-
-// blsDeserializationG2 follows the specs' deserialization of a G2 point
-// (signature_to_point with its subgroup check; infinity is valid).
-func blsDeserializationG2(in, out *yaml.Node) error {
-	b, err := hexField(in, "signature")
-	if err != nil {
-		return err
-	}
-	decErr := crypto.DeserializeG2(b)
-	return checkBool("DeserializeG2 succeeded", decErr == nil, out)
 }
 
 // blsHashToG2 checks hash_to_G2 cases in the bls12-381-tests format: input
@@ -374,17 +331,7 @@ func blsHashToG2(in, out *yaml.Node) error {
 	return nil
 }
 
-func scalarField(m *yaml.Node, key string) (string, error) {
-	n, err := field(m, key)
-	if err != nil {
-		return "", err
-	}
-	s, err := scalar(n)
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", key, err)
-	}
-	return s, nil
-}
+func scalarField(m *yaml.Node, key string) (string, error) { return fieldAs(m, key, scalar) }
 
 // parseFp2 parses "0x<c0>,0x<c1>" into two 48-byte big-endian field elements.
 func parseFp2(s string) (c0, c1 []byte, err error) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/golang/snappy"
@@ -148,15 +149,29 @@ func readGossipMeta(dir, handler string) (*gossipMeta, error) {
 }
 
 func verdictOf(expected string) (pool.Verdict, error) {
-	switch expected {
-	case "valid":
-		return pool.Accept, nil
-	case "ignore":
-		return pool.Ignore, nil
-	case "reject":
-		return pool.Reject, nil
+	return byName("expected", expected, named[pool.Verdict]{"valid", pool.Accept},
+		named[pool.Verdict]{"ignore", pool.Ignore}, named[pool.Verdict]{"reject", pool.Reject})
+}
+
+// named is a value of an enumeration of the case files, by its name there.
+type named[T any] struct {
+	name  string
+	value T
+}
+
+// byName returns the value of values named s, or an error naming the
+// field, s and the names allowed.
+func byName[T any](field, s string, values ...named[T]) (T, error) {
+	names := make([]string, len(values))
+	for i, v := range values {
+		if v.name == s {
+			return v.value, nil
+		}
+		names[i] = v.name
 	}
-	return 0, fmt.Errorf("expected %q, want valid, ignore or reject", expected)
+	var zero T
+	last := len(names) - 1
+	return zero, fmt.Errorf("%s %q, want %s or %s", field, s, strings.Join(names[:last], ", "), names[last])
 }
 
 // readSSZSnappy reads the snappy-compressed SSZ file name (without its
@@ -293,15 +308,8 @@ func payloadStatus(c Case, p *preset, mb gossipBlock, root [32]byte) (pool.Paylo
 }
 
 func elStatus(s string) (pool.PayloadStatus, error) {
-	switch s {
-	case "VALID":
-		return pool.PayloadValid, nil
-	case "INVALIDATED":
-		return pool.PayloadInvalidated, nil
-	case "NOT_VALIDATED":
-		return pool.PayloadOptimistic, nil
-	}
-	return 0, fmt.Errorf("payload_status %q, want VALID, INVALIDATED or NOT_VALIDATED", s)
+	return byName("payload_status", s, named[pool.PayloadStatus]{"VALID", pool.PayloadValid},
+		named[pool.PayloadStatus]{"INVALIDATED", pool.PayloadInvalidated}, named[pool.PayloadStatus]{"NOT_VALIDATED", pool.PayloadOptimistic})
 }
 
 func (g *gossipNode) checkpoint(cp *gossipCheckpoint) (attestation.Checkpoint, error) {

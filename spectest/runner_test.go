@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/golang/snappy"
 
@@ -18,11 +19,7 @@ import (
 // writeFile writes content to root/rel, creating folders.
 func writeFile(t *testing.T, root, rel, content string) {
 	t.Helper()
-	p := filepath.Join(root, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+	if err := os.CopyFS(root, fstest.MapFS{rel: {Data: []byte(content)}}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -230,17 +227,24 @@ func sszCase(t *testing.T, fork, preset, typ string, ssz []byte, valueYAML, root
 	return root
 }
 
+// encodedAndRoot returns v's SSZ encoding and hash tree root.
+func encodedAndRoot(t *testing.T, v spectest.Object) ([]byte, [32]byte) {
+	t.Helper()
+	enc, err := v.MarshalSSZ()
+	if err != nil {
+		t.Fatal(err)
+	}
+	htr, err := v.HashTreeRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return enc, htr
+}
+
 func TestSSZStaticCase(t *testing.T) {
 	cp := &attestation.Checkpoint{Epoch: 18446744073709551615}
 	cp.Root[0], cp.Root[31] = 0xaa, 0x01
-	enc, err := cp.MarshalSSZ()
-	if err != nil {
-		t.Fatal(err)
-	}
-	htr, err := cp.HashTreeRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
+	enc, htr := encodedAndRoot(t, cp)
 	rootHex := "0x" + hex.EncodeToString(cp.Root[:])
 	value := "epoch: 18446744073709551615\nroot: '" + rootHex + "'\n"
 	roots := fmt.Sprintf("root: '0x%x'\n", htr)
@@ -266,14 +270,7 @@ func TestSSZStaticBitlistAsHex(t *testing.T) {
 		Data:            &attestation.AttestationData{Slot: 1, Index: 2, Source: &attestation.Checkpoint{}, Target: &attestation.Checkpoint{Epoch: 3}},
 	}
 	a.Signature[95] = 0x7f
-	enc, err := a.MarshalSSZ()
-	if err != nil {
-		t.Fatal(err)
-	}
-	htr, err := a.HashTreeRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
+	enc, htr := encodedAndRoot(t, a)
 	zero := "'0x" + strings.Repeat("00", 32) + "'"
 	value := func(bits string) string {
 		return "aggregation_bits: '" + bits + "'\ndata:\n  slot: 1\n  index: 2\n  beacon_block_root: " + zero +

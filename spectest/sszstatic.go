@@ -37,65 +37,53 @@ type TypeKey struct {
 
 // sszTypes maps each spec container to a constructor of the attpool type that
 // encodes it.
-var sszTypes = map[TypeKey]func() Object{}
+var sszTypes = sszRegistry()
 
-func init() {
-	common := map[string]func() Object{
-		"Checkpoint":      func() Object { return new(attestation.Checkpoint) },
-		"AttestationData": func() Object { return new(attestation.AttestationData) },
-		"Fork":            func() Object { return new(attestation.Fork) },
-		"ForkData":        func() Object { return new(ssz.ForkData) },
-		"SigningData":     func() Object { return new(ssz.SigningData) },
-	}
+// The attpool types of each group of spec containers. A type's spec name is
+// its Go name without the preset prefix (Minimal, Phase0).
+var (
+	// Containers of every fork and preset.
+	commonTypes = []Object{new(attestation.Checkpoint), new(attestation.AttestationData), new(attestation.Fork),
+		new(ssz.ForkData), new(ssz.SigningData)}
 	// Attestation containers from phase0 to deneb (MAX_VALIDATORS_PER_COMMITTEE
 	// is 2048 in both presets).
-	phase0 := map[string]func() Object{
-		"Attestation":             func() Object { return new(attestation.Phase0Attestation) },
-		"IndexedAttestation":      func() Object { return new(attestation.Phase0IndexedAttestation) },
-		"AggregateAndProof":       func() Object { return new(attestation.Phase0AggregateAndProof) },
-		"SignedAggregateAndProof": func() Object { return new(attestation.Phase0SignedAggregateAndProof) },
-	}
-	// Electra (EIP-7549) containers, unchanged in fulu.
-	electra := map[string]map[string]func() Object{
-		"mainnet": {
-			"Attestation":             func() Object { return new(attestation.Attestation) },
-			"SingleAttestation":       func() Object { return new(attestation.SingleAttestation) },
-			"IndexedAttestation":      func() Object { return new(attestation.IndexedAttestation) },
-			"AggregateAndProof":       func() Object { return new(attestation.AggregateAndProof) },
-			"SignedAggregateAndProof": func() Object { return new(attestation.SignedAggregateAndProof) },
-		},
-		"minimal": {
-			"Attestation":             func() Object { return new(attestation.MinimalAttestation) },
-			"SingleAttestation":       func() Object { return new(attestation.SingleAttestation) },
-			"IndexedAttestation":      func() Object { return new(attestation.MinimalIndexedAttestation) },
-			"AggregateAndProof":       func() Object { return new(attestation.MinimalAggregateAndProof) },
-			"SignedAggregateAndProof": func() Object { return new(attestation.MinimalSignedAggregateAndProof) },
-		},
+	phase0Types = []Object{new(attestation.Phase0Attestation), new(attestation.Phase0IndexedAttestation),
+		new(attestation.Phase0AggregateAndProof), new(attestation.Phase0SignedAggregateAndProof)}
+	// Electra (EIP-7549) containers, unchanged in fulu, by preset.
+	electraTypes = map[string][]Object{
+		"mainnet": {new(attestation.Attestation), new(attestation.SingleAttestation), new(attestation.IndexedAttestation),
+			new(attestation.AggregateAndProof), new(attestation.SignedAggregateAndProof)},
+		"minimal": {new(attestation.MinimalAttestation), new(attestation.SingleAttestation),
+			new(attestation.MinimalIndexedAttestation), new(attestation.MinimalAggregateAndProof),
+			new(attestation.MinimalSignedAggregateAndProof)},
 	}
 	// Gloas (EIP-7732) keeps the Electra attestation containers and adds the
 	// payload timeliness committee's (the same in both presets).
-	gloas := map[string]func() Object{
-		"PayloadAttestationData":    func() Object { return new(attestation.PayloadAttestationData) },
-		"PayloadAttestationMessage": func() Object { return new(attestation.PayloadAttestationMessage) },
-		"PayloadAttestation":        func() Object { return new(attestation.PayloadAttestation) },
+	gloasTypes = []Object{new(attestation.PayloadAttestationData), new(attestation.PayloadAttestationMessage),
+		new(attestation.PayloadAttestation)}
+)
+
+func sszRegistry() map[TypeKey]func() Object {
+	reg := map[TypeKey]func() Object{}
+	add := func(fork, preset string, objs []Object) {
+		for _, o := range objs {
+			t := reflect.TypeOf(o).Elem()
+			name := strings.TrimPrefix(strings.TrimPrefix(t.Name(), "Minimal"), "Phase0")
+			reg[TypeKey{fork, preset, name}] = func() Object { return reflect.New(t).Interface().(Object) }
+		}
 	}
 	for _, preset := range []string{"mainnet", "minimal"} {
 		for _, fork := range []string{"phase0", "altair", "bellatrix", "capella", "deneb", "electra", "fulu", "gloas"} {
-			for name, f := range common {
-				sszTypes[TypeKey{fork, preset, name}] = f
-			}
-			specific := phase0
+			add(fork, preset, commonTypes)
 			if fork == "electra" || fork == "fulu" || fork == "gloas" {
-				specific = electra[preset]
-			}
-			for name, f := range specific {
-				sszTypes[TypeKey{fork, preset, name}] = f
+				add(fork, preset, electraTypes[preset])
+			} else {
+				add(fork, preset, phase0Types)
 			}
 		}
-		for name, f := range gloas {
-			sszTypes[TypeKey{"gloas", preset, name}] = f
-		}
+		add("gloas", preset, gloasTypes)
 	}
+	return reg
 }
 
 // SSZType returns a constructor of the attpool type that encodes the spec

@@ -126,16 +126,34 @@ func hexOf(n *yaml.Node) ([]byte, error) {
 	return decodeHex(s)
 }
 
-func hexField(m *yaml.Node, key string) ([]byte, error) {
+// fieldAs converts the value of m's key with conv, naming the key in
+// conv's error.
+func fieldAs[T any](m *yaml.Node, key string, conv func(*yaml.Node) (T, error)) (T, error) {
+	var zero T
 	n, err := field(m, key)
 	if err != nil {
-		return nil, err
+		return zero, err
 	}
-	b, err := hexOf(n)
+	v, err := conv(n)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", key, err)
+		return zero, fmt.Errorf("%s: %w", key, err)
 	}
-	return b, nil
+	return v, nil
+}
+
+func hexField(m *yaml.Node, key string) ([]byte, error) { return fieldAs(m, key, hexOf) }
+
+// fieldsAs converts the values of m's keys with conv, in order.
+func fieldsAs[T any](m *yaml.Node, conv func(*yaml.Node) (T, error), keys ...string) ([]T, error) {
+	out := make([]T, len(keys))
+	for i, k := range keys {
+		v, err := fieldAs(m, k, conv)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
 }
 
 // hexList decodes a sequence of hex strings.
@@ -144,28 +162,24 @@ func hexList(n *yaml.Node) ([][]byte, error) {
 	if n == nil || n.Kind != yaml.SequenceNode {
 		return nil, errors.New("expected a list")
 	}
-	out := make([][]byte, len(n.Content))
+	return items(n, hexOf)
+}
+
+// items converts each item of the sequence n with conv, naming the item
+// that fails.
+func items[T any](n *yaml.Node, conv func(*yaml.Node) (T, error)) ([]T, error) {
+	out := make([]T, len(n.Content))
 	for i, e := range n.Content {
-		b, err := hexOf(e)
+		v, err := conv(e)
 		if err != nil {
-			return nil, fmt.Errorf("item %d: %w", i, err)
+			return nil, fmt.Errorf("[%d]: %w", i, err)
 		}
-		out[i] = b
+		out[i] = v
 	}
 	return out, nil
 }
 
-func hexListField(m *yaml.Node, key string) ([][]byte, error) {
-	n, err := field(m, key)
-	if err != nil {
-		return nil, err
-	}
-	l, err := hexList(n)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", key, err)
-	}
-	return l, nil
-}
+func hexListField(m *yaml.Node, key string) ([][]byte, error) { return fieldAs(m, key, hexList) }
 
 // generic converts a YAML node to the generic shape used to compare
 // value.yaml with a decoded container: map[string]any, []any, uint64 for
@@ -194,13 +208,9 @@ func generic(n *yaml.Node) (any, error) {
 		}
 		return m, nil
 	case yaml.SequenceNode:
-		l := make([]any, len(n.Content))
-		for i, e := range n.Content {
-			v, err := generic(e)
-			if err != nil {
-				return nil, fmt.Errorf("[%d]: %w", i, err)
-			}
-			l[i] = v
+		l, err := items(n, generic)
+		if err != nil {
+			return nil, err
 		}
 		return l, nil
 	case yaml.ScalarNode:

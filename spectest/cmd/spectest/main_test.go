@@ -6,15 +6,17 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
-func write(t *testing.T, root, rel, content string) {
+// writeTree writes each file (path under root: content).
+func writeTree(t *testing.T, root string, files map[string]string) {
 	t.Helper()
-	p := filepath.Join(root, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
+	fsys := fstest.MapFS{}
+	for rel, content := range files {
+		fsys[rel] = &fstest.MapFile{Data: []byte(content)}
 	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+	if err := os.CopyFS(root, fsys); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -44,10 +46,11 @@ func TestUsageErrors(t *testing.T) {
 func TestOutput(t *testing.T) {
 	root := t.TempDir()
 	// A case that must fail: the empty aggregate has no result.
-	write(t, root, "general/phase0/bls/aggregate/bls/wrong/data.yaml",
-		"input: []\noutput: '0x"+strings.Repeat("00", 96)+"'\n")
-	write(t, root, "general/phase0/bls/aggregate/bls/right/data.yaml", "input: []\noutput: null\n")
-	write(t, root, "general/phase0/bls/unknown/bls/c/data.yaml", "input: []\noutput: null\n")
+	writeTree(t, root, map[string]string{
+		"general/phase0/bls/aggregate/bls/wrong/data.yaml": "input: []\noutput: '0x" + strings.Repeat("00", 96) + "'\n",
+		"general/phase0/bls/aggregate/bls/right/data.yaml": "input: []\noutput: null\n",
+		"general/phase0/bls/unknown/bls/c/data.yaml":       "input: []\noutput: null\n",
+	})
 	var out, errOut bytes.Buffer
 	if code := run([]string{"-dir", root}, &out, &errOut); code != 1 {
 		t.Errorf("exit %d, want 1", code)
@@ -94,7 +97,7 @@ func TestHelpExitsZero(t *testing.T) {
 
 func TestPositionalDir(t *testing.T) {
 	root := t.TempDir()
-	write(t, root, "general/phase0/bls/aggregate/bls/right/data.yaml", "input: []\noutput: null\n")
+	writeTree(t, root, map[string]string{"general/phase0/bls/aggregate/bls/right/data.yaml": "input: []\noutput: null\n"})
 	var out, errOut bytes.Buffer
 	if code := run([]string{root}, &out, &errOut); code != 0 {
 		t.Errorf("exit %d, want 0 (stderr %q)", code, errOut.String())
@@ -109,8 +112,10 @@ func TestPositionalDir(t *testing.T) {
 // folder below.
 func TestNoCaseRan(t *testing.T) {
 	above := t.TempDir()
-	write(t, above, "tests/general/phase0/bls/aggregate/bls/right/data.yaml", "input: []\noutput: null\n")
-	write(t, above, "tests/general/phase0/bls/verify/bls/other/data.yaml", "input: []\noutput: null\n")
+	writeTree(t, above, map[string]string{
+		"tests/general/phase0/bls/aggregate/bls/right/data.yaml": "input: []\noutput: null\n",
+		"tests/general/phase0/bls/verify/bls/other/data.yaml":    "input: []\noutput: null\n",
+	})
 	var out, errOut bytes.Buffer
 	if code := run([]string{above}, &out, &errOut); code != 2 {
 		t.Errorf("exit %d, want 2", code)
