@@ -48,48 +48,31 @@ func newBenchVerifier(b *testing.B, bits int) *verifier.Verifier {
 	return v
 }
 
+// runMethods runs each method over sets ("alone" over at most 64 of them,
+// it is slow) and reports its time per signature.
 func runMethods(b *testing.B, sets []verifier.Set) {
 	v64, v128 := newBenchVerifier(b, 64), newBenchVerifier(b, 128)
-	perSig := func(b *testing.B, n int) {
-		b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*n), "µs/sig")
+	methods := []struct {
+		name string
+		run  func([]verifier.Set)
+		most int
+	}{
+		{"alone", func(s []verifier.Set) { baseline.Individual(s) }, 64},
+		{"prysm", func(s []verifier.Set) { baseline.DistinctMessages(s) }, len(sets)},
+		{"lodestar", func(s []verifier.Set) { baseline.SameRoot(s) }, len(sets)},
+		{"attpool64", func(s []verifier.Set) { v64.Verify(s) }, len(sets)},
+		{"attpool128", func(s []verifier.Set) { v128.Verify(s) }, len(sets)},
+		{"floor", func(s []verifier.Set) { baseline.Decompress(s) }, len(sets)},
 	}
-	b.Run("alone", func(b *testing.B) {
-		s := sets[:min(len(sets), 64)]
-		for b.Loop() {
-			baseline.Individual(s)
-		}
-		perSig(b, len(s))
-	})
-	b.Run("prysm", func(b *testing.B) {
-		for b.Loop() {
-			baseline.DistinctMessages(sets)
-		}
-		perSig(b, len(sets))
-	})
-	b.Run("lodestar", func(b *testing.B) {
-		for b.Loop() {
-			baseline.SameRoot(sets)
-		}
-		perSig(b, len(sets))
-	})
-	b.Run("attpool64", func(b *testing.B) {
-		for b.Loop() {
-			v64.Verify(sets)
-		}
-		perSig(b, len(sets))
-	})
-	b.Run("attpool128", func(b *testing.B) {
-		for b.Loop() {
-			v128.Verify(sets)
-		}
-		perSig(b, len(sets))
-	})
-	b.Run("floor", func(b *testing.B) {
-		for b.Loop() {
-			baseline.Decompress(sets)
-		}
-		perSig(b, len(sets))
-	})
+	for _, m := range methods {
+		s := sets[:min(len(sets), m.most)]
+		b.Run(m.name, func(b *testing.B) {
+			for b.Loop() {
+				m.run(s)
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(s)), "µs/sig")
+		})
+	}
 }
 
 func BenchmarkSameRoot(b *testing.B) {

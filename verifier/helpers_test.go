@@ -4,6 +4,7 @@ import (
 	crand "crypto/rand"
 	"flag"
 	"math/big"
+	"slices"
 	"sync"
 	"testing"
 
@@ -83,13 +84,12 @@ var (
 	r, _  = new(big.Int).SetString("73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001", 16)
 )
 
+// leBytes returns k little-endian and its bit length (the scalar format of
+// package curve).
 func leBytes(k *big.Int) ([]byte, int) {
-	be := k.Bytes()
-	le := make([]byte, len(be))
-	for i := range be {
-		le[i] = be[len(be)-1-i]
-	}
-	return le, k.BitLen()
+	b := k.Bytes()
+	slices.Reverse(b)
+	return b, k.BitLen()
 }
 
 // randomCurvePoint returns a random point on the G2 curve (almost surely

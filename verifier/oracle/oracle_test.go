@@ -53,15 +53,20 @@ func oracleFp(v uint64) fp.Element {
 	return e
 }
 
-// Why a decoding is refused.
-var (
-	errOracleLength       = errors.New("wrong length")
-	errOracleUncompressed = errors.New("compression flag clear")
-	errOracleInfinityBits = errors.New("infinity flag with a sign bit or nonzero bits")
-	errOracleNonCanonical = errors.New("coordinate >= p")
-	errOracleNotOnCurve   = errors.New("x has no y on the curve")
-	errOracleInfinityKey  = errors.New("public key at infinity")
-	errOracleNotInGroup   = errors.New("not in the prime-order subgroup")
+// oracleRefusal is why the oracle refuses a decoding: one of a fixed set of
+// reasons, compared with errors.Is.
+type oracleRefusal string
+
+func (r oracleRefusal) Error() string { return string(r) }
+
+const (
+	errOracleLength       oracleRefusal = "wrong length"
+	errOracleUncompressed oracleRefusal = "compression flag clear"
+	errOracleInfinityBits oracleRefusal = "infinity flag with a sign bit or nonzero bits"
+	errOracleNonCanonical oracleRefusal = "coordinate >= p"
+	errOracleNotOnCurve   oracleRefusal = "x has no y on the curve"
+	errOracleInfinityKey  oracleRefusal = "public key at infinity"
+	errOracleNotInGroup   oracleRefusal = "not in the prime-order subgroup"
 )
 
 // oracleCanonical reads a big-endian field element and refuses values >= p
