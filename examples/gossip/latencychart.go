@@ -1,19 +1,13 @@
 package main
 
-// The -report output of -latency: every figure as CSV and the valid
-// messages' latency percentiles as a chart, one panel per load. Nothing here
-// measures.
+// The chart of the -report output of -latency: the valid messages' latency
+// percentiles, one panel per load. Nothing here measures.
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"path/filepath"
-	"slices"
-	"strconv"
-	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -23,11 +17,8 @@ import (
 	"github.com/attpool/attpool/examples/internal/benchplot"
 )
 
-// Report file names inside the -report directory.
-const (
-	latencyCSV = "latency.csv"
-	latencyPNG = "latency.png"
-)
+// percentileTicks names the x positions of a panel.
+var percentileTicks = plot.ConstantTicks{{Value: 1, Label: "p50"}, {Value: 2, Label: "p90"}, {Value: 3, Label: "p99"}, {Value: 4, Label: "max"}}
 
 // Size of the chart in pixels (at latencyDPI): panelsPerRow panels a row,
 // each row panelHeightPx high, below a title of titleHeightPx.
@@ -38,68 +29,6 @@ const (
 	latencyDPI     = 96
 	panelsPerRow   = 3
 )
-
-// writeLatencyReport writes dir/latency.csv and dir/latency.png.
-func writeLatencyReport(dir string, r *latencyReport) error {
-	m := benchplot.ThisMachine(r.Date)
-	m.Date = r.Date
-	return errors.Join(
-		benchplot.WriteFile(filepath.Join(dir, latencyCSV), func(w io.Writer) error { return writeLatencyCSV(w, m, r) }),
-		benchplot.WriteFile(filepath.Join(dir, latencyPNG), func(w io.Writer) error { return writeLatencyChart(w, m, r) }),
-	)
-}
-
-var latencyCSVHeader = []string{"subnets", "invalid_share", "messages", "policy", "class", "metric",
-	"median", "min", "max", "runs", "date", "gomaxprocs", "goos", "goarch", "cpu"}
-
-// writeLatencyCSV writes one row per figure of the report, each with the
-// machine's columns.
-func writeLatencyCSV(w io.Writer, m benchplot.Machine, r *latencyReport) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write(latencyCSVHeader); err != nil {
-		return err
-	}
-	num := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-	for _, l := range r.Loads {
-		row := func(policy, class, metric string, s spread) error {
-			return cw.Write([]string{strconv.Itoa(l.Subnets), num(l.Invalid), strconv.Itoa(l.Messages), policy, class, metric,
-				num(s.Median), num(s.Min), num(s.Max), strconv.Itoa(r.Reps),
-				m.Date.Format(time.RFC3339), strconv.Itoa(m.GOMAXPROCS), m.GOOS, m.GOARCH, m.CPU})
-		}
-		for _, p := range slices.Concat(l.Policies, []policyResult{l.Burst}) {
-			classes := []struct {
-				name string
-				s    *latencySummary
-			}{{"valid", &p.Valid}, {"invalid", p.Invalid}, {"aggregate", p.Aggregate}, {"aggregate_invalid", p.AggregateInvalid}}
-			for _, c := range classes {
-				if c.s == nil || c.s.Messages == 0 {
-					continue
-				}
-				for _, f := range []struct {
-					metric string
-					s      spread
-				}{{"p50_ms", c.s.P50}, {"p90_ms", c.s.P90}, {"p99_ms", c.s.P99}, {"max_ms", c.s.Max}} {
-					if err := row(p.Policy, c.name, f.metric, f.s); err != nil {
-						return err
-					}
-				}
-			}
-			for _, f := range []struct {
-				metric string
-				s      spread
-			}{{"cpu_s_per_1000", p.CPUPer1000}, {"cpu_s", p.CPUSeconds}, {"wall_s", p.WallSeconds}, {"dispatch_lag_max_ms", p.DispatchLagMs}} {
-				if err := row(p.Policy, "all", f.metric, f.s); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	cw.Flush()
-	return cw.Error()
-}
-
-// percentileTicks names the x positions of a panel.
-var percentileTicks = plot.ConstantTicks{{Value: 1, Label: "p50"}, {Value: 2, Label: "p90"}, {Value: 3, Label: "p99"}, {Value: 4, Label: "max"}}
 
 // writeLatencyChart draws one panel per load: the valid messages' latency
 // at p50, p90, p99 and max for every policy, medians with the range of the

@@ -276,18 +276,24 @@ func run(cfg config) (*report, error) {
 	perSig.PerSignature = true
 	var wrong []wrongVerdict
 	nWrong := 0
-	keep := func(o outcome) {
-		nWrong += o.nWrong
-		wrong = append(wrong, o.wrong[:min(len(o.wrong), maxWrongListed-len(wrong))]...)
+	// load runs one load, keeps its wrong verdicts and adds its per-topic
+	// figures to the report with topic.
+	load := func(o runOpts, topic func(*topicSummary, topicOutcome)) (outcome, error) {
+		out, err := e.runLoad(o)
+		if err != nil {
+			return out, err
+		}
+		nWrong += out.nWrong
+		wrong = append(wrong, out.wrong[:min(len(out.wrong), maxWrongListed-len(wrong))]...)
+		rep.addTopics(out, topic)
+		return out, nil
 	}
 
 	// The clean load, batched: the heap is measured after it, pool open.
-	clean, err := e.runLoad(runOpts{label: "clean", cfg: batched, measureMem: true})
+	clean, err := load(runOpts{label: "clean", cfg: batched, measureMem: true}, func(t *topicSummary, o topicOutcome) { t.CleanMessages, t.WallSeconds = o.messages, o.wall.Seconds() })
 	if err != nil {
 		return nil, err
 	}
-	keep(clean)
-	rep.addTopics(clean, func(t *topicSummary, o topicOutcome) { t.CleanMessages, t.WallSeconds = o.messages, o.wall.Seconds() })
 	rep.CleanMessages, rep.CleanVerdicts = clean.messages, clean.verdicts
 	rep.VerifyWallSeconds = clean.wall.Seconds()
 	rep.MessagesPerSecond = perSecond(clean.messages, rep.VerifyWallSeconds)
@@ -295,12 +301,10 @@ func run(cfg config) (*report, error) {
 	logf("batched, clean load: %d messages in %.2fs (%d wrong)", clean.messages, rep.VerifyWallSeconds, clean.nWrong)
 
 	// The gossip load, batched, with a block after each slot.
-	g, err := e.runLoad(runOpts{label: "gossip", cfg: batched, gossip: true, pack: true})
+	g, err := load(runOpts{label: "gossip", cfg: batched, gossip: true, pack: true}, func(t *topicSummary, o topicOutcome) { t.Messages, t.FaultsWallSeconds = o.messages, o.wall.Seconds() })
 	if err != nil {
 		return nil, err
 	}
-	keep(g)
-	rep.addTopics(g, func(t *topicSummary, o topicOutcome) { t.Messages, t.FaultsWallSeconds = o.messages, o.wall.Seconds() })
 	rep.addAggregateFaults(g)
 	rep.Messages, rep.Verdicts, rep.Rules, rep.ruleVerdict = g.messages, g.verdicts, g.rules, g.ruleVerdict
 	rep.FaultsWallSeconds = g.wall.Seconds()
@@ -331,22 +335,18 @@ func run(cfg config) (*report, error) {
 	// The baseline: both loads through per-signature verification. Its
 	// verdicts are checked too.
 	if cfg.Baseline {
-		b, err := e.runLoad(runOpts{label: "baseline", cfg: perSig})
+		b, err := load(runOpts{label: "baseline", cfg: perSig}, func(t *topicSummary, o topicOutcome) { t.BaselineWallSeconds = o.wall.Seconds() })
 		if err != nil {
 			return nil, err
 		}
-		keep(b)
-		rep.addTopics(b, func(t *topicSummary, o topicOutcome) { t.BaselineWallSeconds = o.wall.Seconds() })
 		rep.BaselineWallSeconds = b.wall.Seconds()
 		rep.Speedup = rep.BaselineWallSeconds / rep.VerifyWallSeconds
 		logf("per signature, clean load: %.2fs (%d wrong)", rep.BaselineWallSeconds, b.nWrong)
 
-		bf, err := e.runLoad(runOpts{label: "baseline+f", cfg: perSig, gossip: true})
+		bf, err := load(runOpts{label: "baseline+f", cfg: perSig, gossip: true}, func(t *topicSummary, o topicOutcome) { t.BaselineFaultsWallSeconds = o.wall.Seconds() })
 		if err != nil {
 			return nil, err
 		}
-		keep(bf)
-		rep.addTopics(bf, func(t *topicSummary, o topicOutcome) { t.BaselineFaultsWallSeconds = o.wall.Seconds() })
 		rep.BaselineFaultsWallSeconds = bf.wall.Seconds()
 		rep.FaultsSpeedup = rep.BaselineFaultsWallSeconds / rep.FaultsWallSeconds
 		logf("per signature, gossip load: %.2fs (%d wrong)", rep.BaselineFaultsWallSeconds, bf.nWrong)

@@ -13,10 +13,8 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
-	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -108,14 +106,13 @@ func writeReport(dir string, m benchplot.Machine, ms []measurement) error {
 	if err := prepareReport(dir); err != nil {
 		return err
 	}
-	return errors.Join(
-		benchplot.WriteFile(filepath.Join(dir, csvName), func(w io.Writer) error { return writeCSV(w, m, ms) }),
-		benchplot.WriteFile(filepath.Join(dir, pngName), func(w io.Writer) error { return writeChart(w, m, ms) }),
-	)
+	return benchplot.WriteReport(dir, csvName, pngName,
+		func(w io.Writer) error { return writeCSV(w, m, ms) },
+		func(w io.Writer) error { return writeChart(w, m, ms) })
 }
 
-var csvHeader = []string{"table", "method", "n", "k", "b", "value", "min", "max", "unit", "runs",
-	"date", "gomaxprocs", "goos", "goarch", "cpu"}
+var csvHeader = append([]string{"table", "method", "n", "k", "b", "value", "min", "max", "unit", "runs"},
+	benchplot.MachineHeader...)
 
 // writeCSV writes a header and one row per measurement, each row carrying
 // the machine's columns so that rows from several reports can be
@@ -131,12 +128,10 @@ func writeCSV(w io.Writer, m benchplot.Machine, ms []measurement) error {
 		}
 		return strconv.Itoa(x)
 	}
-	date := m.Date.Format(time.RFC3339)
+	num := benchplot.Num
 	for _, x := range ms {
-		num := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-		rec := []string{x.Table, x.Method, count(x.N), count(x.K), strconv.Itoa(x.B),
-			num(x.Value), num(x.Min), num(x.Max), x.Unit, strconv.Itoa(x.Runs),
-			date, strconv.Itoa(m.GOMAXPROCS), m.GOOS, m.GOARCH, m.CPU}
+		rec := append([]string{x.Table, x.Method, count(x.N), count(x.K), strconv.Itoa(x.B),
+			num(x.Value), num(x.Min), num(x.Max), x.Unit, strconv.Itoa(x.Runs)}, m.Columns()...)
 		if x.Table != tableBisection {
 			rec[4] = ""
 		}

@@ -6,12 +6,14 @@ package benchplot
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -53,6 +55,19 @@ func (m Machine) Where() string {
 	}
 	return where
 }
+
+// MachineHeader names the columns of Columns, which every row of a
+// report's CSV ends with, so that rows of several reports can be
+// concatenated.
+var MachineHeader = []string{"date", "gomaxprocs", "goos", "goarch", "cpu"}
+
+// Columns are m's CSV columns (MachineHeader).
+func (m Machine) Columns() []string {
+	return []string{m.Date.Format(time.RFC3339), strconv.Itoa(m.GOMAXPROCS), m.GOOS, m.GOARCH, m.CPU}
+}
+
+// Num formats a measured figure for a CSV: the shortest exact form.
+func Num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 // CPUModel returns the processor's model name from a /proc/cpuinfo file, or
 // "" when the file is missing or names none.
@@ -102,6 +117,15 @@ func WriteFile(path string, write func(io.Writer) error) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
+}
+
+// WriteReport writes a report's two files, dir/csvName with writeCSV and
+// dir/pngName with writePNG; the error names each file that failed.
+func WriteReport(dir, csvName, pngName string, writeCSV, writePNG func(io.Writer) error) error {
+	return errors.Join(
+		WriteFile(filepath.Join(dir, csvName), writeCSV),
+		WriteFile(filepath.Join(dir, pngName), writePNG),
+	)
 }
 
 // WritePNG draws a widthPx x heightPx image at dpi with paint and writes it

@@ -1,0 +1,77 @@
+package main
+
+// The -report output of -latency: every figure as CSV (here) and the valid
+// messages' latency percentiles as a chart (latencychart.go). Nothing here
+// measures.
+
+import (
+	"encoding/csv"
+	"io"
+	"slices"
+	"strconv"
+
+	"github.com/attpool/attpool/examples/internal/benchplot"
+)
+
+// Report file names inside the -report directory.
+const (
+	latencyCSV = "latency.csv"
+	latencyPNG = "latency.png"
+)
+
+// writeLatencyReport writes dir/latency.csv and dir/latency.png.
+func writeLatencyReport(dir string, r *latencyReport) error {
+	m := benchplot.ThisMachine(r.Date)
+	m.Date = r.Date
+	return benchplot.WriteReport(dir, latencyCSV, latencyPNG,
+		func(w io.Writer) error { return writeLatencyCSV(w, m, r) },
+		func(w io.Writer) error { return writeLatencyChart(w, m, r) })
+}
+
+var latencyCSVHeader = append([]string{"subnets", "invalid_share", "messages", "policy", "class", "metric",
+	"median", "min", "max", "runs"}, benchplot.MachineHeader...)
+
+// writeLatencyCSV writes one row per figure of the report, each with the
+// machine's columns.
+func writeLatencyCSV(w io.Writer, m benchplot.Machine, r *latencyReport) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(latencyCSVHeader); err != nil {
+		return err
+	}
+	num := benchplot.Num
+	for _, l := range r.Loads {
+		row := func(policy, class, metric string, s spread) error {
+			return cw.Write(append([]string{strconv.Itoa(l.Subnets), num(l.Invalid), strconv.Itoa(l.Messages), policy, class, metric,
+				num(s.Median), num(s.Min), num(s.Max), strconv.Itoa(r.Reps)}, m.Columns()...))
+		}
+		for _, p := range slices.Concat(l.Policies, []policyResult{l.Burst}) {
+			classes := []struct {
+				name string
+				s    *latencySummary
+			}{{"valid", &p.Valid}, {"invalid", p.Invalid}, {"aggregate", p.Aggregate}, {"aggregate_invalid", p.AggregateInvalid}}
+			for _, c := range classes {
+				if c.s == nil || c.s.Messages == 0 {
+					continue
+				}
+				for _, f := range []struct {
+					metric string
+					s      spread
+				}{{"p50_ms", c.s.P50}, {"p90_ms", c.s.P90}, {"p99_ms", c.s.P99}, {"max_ms", c.s.Max}} {
+					if err := row(p.Policy, c.name, f.metric, f.s); err != nil {
+						return err
+					}
+				}
+			}
+			for _, f := range []struct {
+				metric string
+				s      spread
+			}{{"cpu_s_per_1000", p.CPUPer1000}, {"cpu_s", p.CPUSeconds}, {"wall_s", p.WallSeconds}, {"dispatch_lag_max_ms", p.DispatchLagMs}} {
+				if err := row(p.Policy, "all", f.metric, f.s); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
