@@ -150,11 +150,12 @@
 // calls Verify or BatchInG2 takes part in its own work, so a call never
 // waits on a worker busy with another call; the workers serve the open
 // parallel steps of all calls in turn, one chunk at a time, so a call's long
-// search for invalid sets cannot keep them from another call. After Close,
-// calls still answer, on the calling goroutine without the workers. Inside a call, blst's
-// multi-scalar multiplications spread large inputs over short-lived
-// goroutines of their own, which they join before returning, so no goroutine
-// started for a call outlives it.
+// search for invalid sets cannot keep them from another call. Close leaves
+// no work queued: a call running at Close finishes its steps on its own
+// goroutine, and calls after Close answer there, without the workers.
+// Inside a call, blst's multi-scalar multiplications spread large inputs
+// over short-lived goroutines of their own, which they join before
+// returning, so no goroutine started for a call outlives it.
 //
 // A Verifier is safe for concurrent use: concurrent calls share its workers
 // and its hash cache, and Stats may be read at any time.
