@@ -175,4 +175,6 @@ func (x *includedBits) prune(minSlot uint64) { dropSlotsBefore(x.byCommittee, mi
 
 // copyOf returns a copy of the included attesters of committee id, nil if
 // no block included any.
-func (x *includedBits) copyOf(id committeeID) bitfield.Bitlist { return slices.Clone(x.byCommittee[id]) }
+func (x *includedBits) copyOf(id committeeID) bitfield.Bitlist {
+	return slices.Clone(x.byCommittee[id])
+}

@@ -1,20 +1,14 @@
 package pool
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
-	"errors"
 	"slices"
 	"time"
 
-	"github.com/prysmaticlabs/go-bitfield"
-
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
-	"github.com/attpool/attpool/ssz"
 	"github.com/attpool/attpool/verifier"
+	"github.com/prysmaticlabs/go-bitfield"
 )
 
 // The gossip rules of beacon_attestation_{subnet_id} and
@@ -26,6 +20,12 @@ import (
 // lookup through the node cannot be answered: the rules that follow and need
 // no lookup are still run, so that one of them that REJECTs is not turned
 // into an IGNORE by the node's failure.
+//
+// This file holds the attestation topic, its steps in the order it takes
+// them, and the steps the other topics share with it: the prologue, the
+// first-seen step and the queueing. rules_aggregate.go holds the aggregate
+// topic, rules_chain.go the rules after the signatures, ptc.go the payload
+// attestation topic.
 
 // Group kinds.
 const (
@@ -97,32 +97,6 @@ func (p *Pool) ValidateAttestationFromAsync(ctx context.Context, from Peer, att 
 	return p.run(ctx, topicAttestation, func(r *request) (Result, bool) { return p.submitAttestation(r, from, att, subnet) })
 }
 
-// ValidateAggregate validates a SignedAggregateAndProof received on
-// beacon_aggregate_and_proof and, if it is accepted, adds its aggregate to
-// the pool. It blocks until the verdict or until ctx ends. The pool reads
-// sap until the verdict and keeps no reference to it.
-func (p *Pool) ValidateAggregate(ctx context.Context, sap *attestation.SignedAggregateAndProof) Result {
-	return <-p.ValidateAggregateFromAsync(ctx, NoPeer, sap)
-}
-
-// ValidateAggregateAsync is ValidateAggregate without the wait: the verdict
-// is sent once on the returned channel.
-func (p *Pool) ValidateAggregateAsync(ctx context.Context, sap *attestation.SignedAggregateAndProof) <-chan Result {
-	return p.ValidateAggregateFromAsync(ctx, NoPeer, sap)
-}
-
-// ValidateAggregateFrom is ValidateAggregate for a message forwarded by peer
-// from (see ValidateAttestationFrom).
-func (p *Pool) ValidateAggregateFrom(ctx context.Context, from Peer, sap *attestation.SignedAggregateAndProof) Result {
-	return <-p.ValidateAggregateFromAsync(ctx, from, sap)
-}
-
-// ValidateAggregateFromAsync is ValidateAggregateFrom without the wait: the
-// verdict is sent once on the returned channel.
-func (p *Pool) ValidateAggregateFromAsync(ctx context.Context, from Peer, sap *attestation.SignedAggregateAndProof) <-chan Result {
-	return p.run(ctx, topicAggregate, func(r *request) (Result, bool) { return p.submitAggregate(r, from, sap) })
-}
-
 // run makes the request of a new message and submits it; submit returns
 // queued false when its Result is the verdict.
 func (p *Pool) run(ctx context.Context, t topic, submit func(r *request) (Result, bool)) <-chan Result {
@@ -150,11 +124,53 @@ func (p *Pool) start(ctx context.Context, t topic) *request {
 	return r
 }
 
-func targetOf(d *attestation.AttestationData) attestation.Checkpoint {
-	if d.Target == nil {
-		return attestation.Checkpoint{}
+// submitAttestation runs the rules of beacon_attestation_{subnet_id} that
+// come before the signature and queues the signature. queued is false when
+// res is the verdict.
+func (p *Pool) submitAttestation(r *request, from Peer, att *attestation.SingleAttestation, subnet uint64) (res Result, queued bool) {
+	if att == nil || att.Data == nil {
+		return reject(ErrMalformed), false
 	}
-	return *d.Target
+	m := &intake{d: att.Data, target: targetOf(att.Data), index: att.CommitteeIndex, subnet: &subnet}
+	if res, ok := p.checkDataIndex(m.d); !ok {
+		return res, false
+	}
+	if res, ok := p.checkPrologue(m); !ok {
+		return res, false
+	}
+	pos, res, ok := p.checkAttester(m, att.AttesterIndex)
+	if !ok {
+		return res, false
+	}
+	if res, ok := p.hashData(m); !ok {
+		return res, false
+	}
+	g := m.newGroup(kindAttestation, r, att.AttesterIndex, att.Signature)
+	g.pos, g.size = uint64(pos), uint64(len(m.committee))
+	if res, joined := p.checkSeen(g, r); joined || res.Err != nil {
+		return res, joined
+	}
+	return p.queueAttestation(g, from, att)
+}
+
+// checkDataIndex is the first rule of both topics, which Gloas changes.
+func (p *Pool) checkDataIndex(d *attestation.AttestationData) (Result, bool) {
+	if p.isGloas(p.epochOf(d.Slot)) {
+		// [New in Gloas:EIP7732]
+		// [REJECT] The attestation's data index is 0 or 1
+		// (aggregates: The aggregate attestation's data index is 0 or 1)
+		if d.Index > 1 {
+			return rejectf(ErrDataIndexRange, "index %d", d.Index), false
+		}
+		return Result{}, true
+	}
+	// [New in Electra:EIP7549]
+	// [REJECT] The attestation's data index is zero
+	// (aggregates: The aggregate attestation's data index is zero)
+	if d.Index != 0 {
+		return rejectf(ErrDataIndexNonZero, "index %d", d.Index), false
+	}
+	return Result{}, true
 }
 
 // intake is what the rules before the signatures learn of an attestation or
@@ -166,6 +182,13 @@ type intake struct {
 	subnet    *uint64 // the subnet an attestation came on; nil for aggregates
 	committee []uint64
 	info      *dataInfo
+}
+
+func targetOf(d *attestation.AttestationData) attestation.Checkpoint {
+	if d.Target == nil {
+		return attestation.Checkpoint{}
+	}
+	return *d.Target
 }
 
 // checkPrologue runs the rules the two topics share after the data index
@@ -191,26 +214,6 @@ func (p *Pool) checkPrologue(m *intake) (res Result, ok bool) {
 		return ignoref(ErrShufflingUnavailable, "slot %d committee %d", m.d.Slot, m.index), false
 	}
 	m.committee = committee
-	return Result{}, true
-}
-
-// checkDataIndex is the first rule of both topics, which Gloas changes.
-func (p *Pool) checkDataIndex(d *attestation.AttestationData) (Result, bool) {
-	if p.isGloas(p.epochOf(d.Slot)) {
-		// [New in Gloas:EIP7732]
-		// [REJECT] The attestation's data index is 0 or 1
-		// (aggregates: The aggregate attestation's data index is 0 or 1)
-		if d.Index > 1 {
-			return rejectf(ErrDataIndexRange, "index %d", d.Index), false
-		}
-		return Result{}, true
-	}
-	// [New in Electra:EIP7549]
-	// [REJECT] The attestation's data index is zero
-	// (aggregates: The aggregate attestation's data index is zero)
-	if d.Index != 0 {
-		return rejectf(ErrDataIndexNonZero, "index %d", d.Index), false
-	}
 	return Result{}, true
 }
 
@@ -258,6 +261,19 @@ func (p *Pool) checkSlotAndTarget(d *attestation.AttestationData, target attesta
 	return Result{}, true
 }
 
+// checkAttester is the committee membership rule; pos is the attester's
+// position in its committee.
+func (p *Pool) checkAttester(m *intake, attester uint64) (pos int, res Result, ok bool) {
+	// [New in Electra:EIP7549]
+	// [REJECT] The attester is a member of the committee
+	pos = slices.Index(m.committee, attester)
+	if pos < 0 {
+		return 0, rejectf(ErrNotInCommittee, "validator %d, slot %d, committee %d", attester, m.d.Slot, m.index), false
+	}
+	res, ok = p.checkValidatorBound(attester)
+	return pos, res, ok
+}
+
 // checkValidatorBound keeps the pool's seen indexes bounded: a validator
 // index past Config.MaxValidators is IGNOREd (not a rule of the specs).
 func (p *Pool) checkValidatorBound(index uint64) (Result, bool) {
@@ -277,44 +293,6 @@ func (p *Pool) hashData(m *intake) (Result, bool) {
 	return Result{}, true
 }
 
-// publicKey is the validator's key, or an IGNORE when the node has none.
-func (p *Pool) publicKey(index uint64) (*crypto.PublicKey, Result) {
-	pk := p.node.Keys.PublicKey(index)
-	if pk == nil {
-		return nil, ignoref(ErrUnknownValidator, "validator %d", index)
-	}
-	return pk, Result{}
-}
-
-// submitAttestation runs the rules of beacon_attestation_{subnet_id} that
-// come before the signature and queues the signature. queued is false when
-// res is the verdict.
-func (p *Pool) submitAttestation(r *request, from Peer, att *attestation.SingleAttestation, subnet uint64) (res Result, queued bool) {
-	if att == nil || att.Data == nil {
-		return reject(ErrMalformed), false
-	}
-	m := &intake{d: att.Data, target: targetOf(att.Data), index: att.CommitteeIndex, subnet: &subnet}
-	if res, ok := p.checkDataIndex(m.d); !ok {
-		return res, false
-	}
-	if res, ok := p.checkPrologue(m); !ok {
-		return res, false
-	}
-	pos, res, ok := p.checkAttester(m, att.AttesterIndex)
-	if !ok {
-		return res, false
-	}
-	if res, ok := p.hashData(m); !ok {
-		return res, false
-	}
-	g := m.newGroup(kindAttestation, r, att.AttesterIndex, att.Signature)
-	g.pos, g.size = uint64(pos), uint64(len(m.committee))
-	if res, joined := p.checkSeen(g, r); joined || res.Err != nil {
-		return res, joined
-	}
-	return p.queueAttestation(g, from, att)
-}
-
 // newGroup is the group of the message of validator (the attester or the
 // aggregator) with signature sig, for the data m hashed.
 func (m *intake) newGroup(kind int, r *request, validator uint64, sig [96]byte) *group {
@@ -323,19 +301,6 @@ func (m *intake) newGroup(kind int, r *request, validator uint64, sig [96]byte) 
 		key:  epochKey{m.target.Epoch, validator},
 		data: m.info.data, info: m.info, agg: aggKey{m.info.root, m.index}, sig: sig,
 	}
-}
-
-// checkAttester is the committee membership rule; pos is the attester's
-// position in its committee.
-func (p *Pool) checkAttester(m *intake, attester uint64) (pos int, res Result, ok bool) {
-	// [New in Electra:EIP7549]
-	// [REJECT] The attester is a member of the committee
-	pos = slices.Index(m.committee, attester)
-	if pos < 0 {
-		return 0, rejectf(ErrNotInCommittee, "validator %d, slot %d, committee %d", attester, m.d.Slot, m.index), false
-	}
-	res, ok = p.checkValidatorBound(attester)
-	return pos, res, ok
 }
 
 // checkSeen runs the first-seen rules of g's topic; an identical copy of a
@@ -420,6 +385,15 @@ func (g *group) decodeSignature(sentinel error) (Result, bool) {
 	return Result{}, true
 }
 
+// publicKey is the validator's key, or an IGNORE when the node has none.
+func (p *Pool) publicKey(index uint64) (*crypto.PublicKey, Result) {
+	pk := p.node.Keys.PublicKey(index)
+	if pk == nil {
+		return nil, ignoref(ErrUnknownValidator, "validator %d", index)
+	}
+	return pk, Result{}
+}
+
 // enqueue registers g as in flight and queues its jobs, one per signature
 // of g, unless a bound is hit or the pool is closed.
 func (p *Pool) enqueue(g *group, jobs ...*job) (Result, bool) {
@@ -480,343 +454,4 @@ func (p *Pool) inflight(kind int) map[epochKey]*group {
 		return p.ptcInflight
 	}
 	return p.attInflight
-}
-
-// committeeBitsBytes is the size of committee_bits, a
-// Bitvector[MAX_COMMITTEES_PER_SLOT].
-const committeeBitsBytes = MaxCommitteesPerSlot / 8
-
-// isAggregator is the specs' is_aggregator:
-// bytes_to_uint64(hash(slot_signature)[0:8]) % modulo == 0.
-func isAggregator(committeeLen int, slotSignature [96]byte) bool {
-	modulo := max(1, uint64(committeeLen)/TargetAggregatorsPerCommittee)
-	h := sha256.Sum256(slotSignature[:])
-	return binary.LittleEndian.Uint64(h[:8])%modulo == 0
-}
-
-// submitAggregate runs the rules of beacon_aggregate_and_proof that come
-// before the signatures and queues the three signatures.
-func (p *Pool) submitAggregate(r *request, from Peer, sap *attestation.SignedAggregateAndProof) (res Result, queued bool) {
-	if res, ok := checkAggregateEncoding(sap); !ok {
-		return res, false
-	}
-	aggregate := sap.Message.Aggregate
-	m := &intake{d: aggregate.Data, target: targetOf(aggregate.Data)}
-	if res, ok := p.checkCommitteeBits(m, aggregate); !ok {
-		return res, false
-	}
-	if res, ok := p.checkAggregatePrologue(m, aggregate.AggregationBits); !ok {
-		return res, false
-	}
-	if res, ok := p.hashData(m); !ok {
-		return res, false
-	}
-	g, res, ok := p.newAggregateGroup(r, m, sap)
-	if !ok {
-		return res, false
-	}
-	if res, joined := p.checkSeen(g, r); joined || res.Err != nil {
-		return res, joined
-	}
-	if res, ok := p.checkAggregator(m, sap.Message); !ok {
-		return res, false
-	}
-	return p.queueAggregate(g, m, from, sap)
-}
-
-// checkAggregateEncoding rejects what would not have decoded: nil parts and
-// bitfields that are not valid SSZ.
-func checkAggregateEncoding(sap *attestation.SignedAggregateAndProof) (Result, bool) {
-	if sap == nil || sap.Message == nil || sap.Message.Aggregate == nil || sap.Message.Aggregate.Data == nil {
-		return reject(ErrMalformed), false
-	}
-	aggregate := sap.Message.Aggregate
-	bits := aggregate.AggregationBits
-	if len(bits) == 0 || bits[len(bits)-1] == 0 || bits.Len() > attestation.MaxValidatorsPerCommittee*MaxCommitteesPerSlot {
-		return rejectf(ErrMalformed, "aggregation bits"), false
-	}
-	if len(aggregate.CommitteeBits) != committeeBitsBytes {
-		return rejectf(ErrMalformed, "committee bits"), false
-	}
-	return Result{}, true
-}
-
-// checkCommitteeBits runs the data index rule and the committee bits rule,
-// which comes before the prologue's committee rules, and sets m.index.
-func (p *Pool) checkCommitteeBits(m *intake, aggregate *attestation.Attestation) (Result, bool) {
-	if res, ok := p.checkDataIndex(m.d); !ok {
-		return res, false
-	}
-	// [New in Electra:EIP7549]
-	// [REJECT] Exactly one committee is specified by the committee bits
-	if n := aggregate.CommitteeBits.Count(); n != 1 {
-		return rejectf(ErrCommitteeBits, "%d committees", n), false
-	}
-	m.index = uint64(aggregate.CommitteeBits.BitIndices()[0])
-	return Result{}, true
-}
-
-// checkAggregatePrologue is the prologue and the rules on the aggregation
-// bits. When the node cannot give the committee, the participants rule,
-// which needs no lookup, still decides.
-func (p *Pool) checkAggregatePrologue(m *intake, bits bitfield.Bitlist) (Result, bool) {
-	res, ok := p.checkPrologue(m)
-	if !ok && !errorIsShuffling(res) {
-		return res, false
-	}
-	if ok {
-		// [REJECT] The number of aggregation bits matches the committee size
-		if bits.Len() != uint64(len(m.committee)) {
-			return rejectf(ErrAggregationBitsLength, "%d bits, committee of %d", bits.Len(), len(m.committee)), false
-		}
-	}
-	// [REJECT] The aggregate attestation has participants
-	if bits.Count() == 0 {
-		return reject(ErrNoParticipants), false
-	}
-	return res, ok
-}
-
-// errorIsShuffling reports whether res is the IGNORE of a committee lookup
-// the node could not answer (the committee count or the committee).
-func errorIsShuffling(res Result) bool {
-	return res.Verdict == Ignore && errors.Is(res.Err, ErrShufflingUnavailable)
-}
-
-// newAggregateGroup makes the group of an aggregate: its keys, the pool's
-// copy of its bits, and the root its aggregator signs.
-func (p *Pool) newAggregateGroup(r *request, m *intake, sap *attestation.SignedAggregateAndProof) (*group, Result, bool) {
-	aap := sap.Message
-	aggregate := aap.Aggregate
-	msg := *aap
-	msgAgg := *aggregate
-	msgAgg.Data = m.info.data
-	msg.Aggregate = &msgAgg
-	msgRoot, err := msg.HashTreeRoot()
-	if err != nil {
-		return nil, rejectf(ErrMalformed, "%w", err), false
-	}
-	g := m.newGroup(kindAggregate, r, aap.AggregatorIndex, aggregate.Signature)
-	g.bits, g.msgRoot, g.outer = bytes.Clone(aggregate.AggregationBits), msgRoot, sap.Signature
-	return g, Result{}, true
-}
-
-// checkAggregateSeenLocked runs the two first-seen rules of aggregates, at
-// intake and again when the aggregate is found valid.
-func (p *Pool) checkAggregateSeenLocked(g *group) Result {
-	// [Modified in Electra:EIP7549]
-	// [IGNORE] A valid aggregate with a superset of aggregation bits has not already been seen
-	// (seen.aggregate_data_roots holds the bits of the valid gossip
-	// aggregates only: neither the pool's own aggregates nor aggregates not
-	// yet verified count.)
-	if p.aggSeen.covered(g.agg, g.bits) {
-		return ignore(ErrAggregateSeen)
-	}
-	// [IGNORE] This is the first valid aggregate for this epoch and aggregator
-	if p.aggrSeen.has(g.key.epoch, g.key.index) {
-		return ignore(ErrAggregatorSeen)
-	}
-	return Result{}
-}
-
-// checkAggregator runs the rules on the aggregator before its signatures.
-func (p *Pool) checkAggregator(m *intake, aap *attestation.AggregateAndProof) (Result, bool) {
-	// [REJECT] The selection proof selects the validator as an aggregator
-	if !isAggregator(len(m.committee), aap.SelectionProof) {
-		return reject(ErrNotAggregator), false
-	}
-	// [REJECT] The aggregator's validator index is within the committee
-	if !slices.Contains(m.committee, aap.AggregatorIndex) {
-		return rejectf(ErrAggregatorNotInCommittee, "validator %d", aap.AggregatorIndex), false
-	}
-	return p.checkValidatorBound(aap.AggregatorIndex)
-}
-
-// queueAggregate queues the three signatures of an aggregate.
-func (p *Pool) queueAggregate(g *group, m *intake, from Peer, sap *attestation.SignedAggregateAndProof) (Result, bool) {
-	aap := sap.Message
-	// [REJECT] The aggregate signature is valid (it does not decode).
-	if res, ok := g.decodeSignature(ErrInvalidAggregateSignature); !ok {
-		return res, false
-	}
-	aggregator, res := p.publicKey(aap.AggregatorIndex)
-	if aggregator == nil {
-		return res, false
-	}
-	participantsKey, res := p.participantsKey(m.d.Slot, m.index, m.committee, g.bits)
-	if participantsKey == nil {
-		return res, false
-	}
-	g.attesters = p.sortedAttesters(m.d.Slot, m.index, m.committee, g.bits)
-	jobs, err := p.aggregateJobs(g, m, from, aggregator, participantsKey, aap.SelectionProof)
-	if err != nil {
-		return rejectf(ErrMalformed, "%w", err), false
-	}
-	return p.enqueue(g, jobs...)
-}
-
-// aggregateJobs are the three signature sets of an aggregate, in the order
-// of the specs' rules.
-func (p *Pool) aggregateJobs(g *group, m *intake, from Peer, aggregator, participants *crypto.PublicKey, selectionProof [96]byte) ([]*job, error) {
-	selDomain, aapDomain, err := p.aggregateDomains(m.target.Epoch)
-	if err != nil {
-		return nil, err
-	}
-	return []*job{
-		// [REJECT] The selection proof signature is valid
-		{g: g, idx: 0, from: from, set: verifier.Set{
-			Root:      ssz.ComputeSigningRootFromRoot(ssz.HashTreeRootUint64(m.d.Slot), selDomain),
-			PublicKey: aggregator, Signature: selectionProof,
-		}},
-		// [REJECT] The aggregator signature is valid
-		{g: g, idx: 1, from: from, set: verifier.Set{
-			Root:      ssz.ComputeSigningRootFromRoot(g.msgRoot, aapDomain),
-			PublicKey: aggregator, Signature: g.outer,
-		}},
-		// [REJECT] The aggregate signature is valid
-		{g: g, idx: 2, from: from, set: verifier.Set{
-			Root: g.info.signingRoot, PublicKey: participants, Signature: g.sig, Decoded: &g.point,
-		}},
-	}, nil
-}
-
-// aggregateDomains are the domains of the selection proof and of the
-// aggregator's signature at epoch.
-func (p *Pool) aggregateDomains(epoch uint64) (sel, aap ssz.Domain, err error) {
-	if sel, err = p.domains.get(ssz.DomainSelectionProof, epoch); err != nil {
-		return sel, aap, err
-	}
-	aap, err = p.domains.get(ssz.DomainAggregateAndProof, epoch)
-	return sel, aap, err
-}
-
-// sigVerdict is the verdict of g's signatures, in the order of the specs.
-func (g *group) sigVerdict() Result {
-	switch g.kind {
-	case kindAttestation:
-		if !g.ok[0] {
-			// [REJECT] The attestation signature is valid
-			return reject(ErrInvalidSignature)
-		}
-	case kindPayloadAttestation:
-		if !g.ok[0] {
-			// [REJECT] The signature is valid with respect to the validator's public key
-			return reject(ErrInvalidPayloadAttestationSignature)
-		}
-	default:
-		switch {
-		case !g.ok[0]:
-			return reject(ErrInvalidSelectionProof)
-		case !g.ok[1]:
-			return reject(ErrInvalidAggregatorSignature)
-		case !g.ok[2]:
-			return reject(ErrInvalidAggregateSignature)
-		}
-	}
-	return accepted
-}
-
-// chainChecks runs the chain-dependent rules common to both topics, after
-// the signatures as in the specs. A lookup the node cannot answer (the
-// target's checkpoint block) does not keep a later rule from REJECTing.
-func (p *Pool) chainChecks(d *attestation.AttestationData) Result {
-	root := d.BeaconBlockRoot
-	// [IGNORE] The block being voted for has been seen (via gossip or non-gossip sources)
-	// (MAY be queued until block is retrieved)
-	seen, valid := p.node.Chain.Block(root)
-	if !seen {
-		return ignore(ErrBlockUnknown)
-	}
-	// [REJECT] The block being voted for passes validation
-	if !valid {
-		return reject(ErrBlockInvalid)
-	}
-	ancestry := p.checkTargetAncestor(d)
-	if ancestry.Verdict == Reject {
-		return ancestry
-	}
-	if res := p.checkFinalizedAncestor(root); res.Err != nil {
-		return res
-	}
-	payload := p.checkPayloadStatus(d)
-	if payload.Verdict == Reject || ancestry.Err == nil {
-		return payload
-	}
-	return ancestry
-}
-
-// checkTargetAncestor is the target ancestry rule: accepted, a REJECT, or
-// an IGNORE when the node cannot tell.
-func (p *Pool) checkTargetAncestor(d *attestation.AttestationData) Result {
-	target := targetOf(d)
-	// [REJECT] The attestation's target block is an ancestor of the LMD vote block
-	// (aggregates: The target block is an ancestor of the LMD vote block)
-	cp, ok := p.node.Chain.CheckpointBlock(d.BeaconBlockRoot, target.Epoch)
-	if !ok {
-		return ignoref(ErrBlockUnknown, "no checkpoint block of epoch %d", target.Epoch)
-	}
-	if cp != target.Root {
-		return reject(ErrTargetNotAncestor)
-	}
-	return accepted
-}
-
-// checkFinalizedAncestor is the finalized ancestry rule.
-func (p *Pool) checkFinalizedAncestor(root [32]byte) Result {
-	// [IGNORE] The current finalized_checkpoint is an ancestor of the block
-	// (Gloas: The current finalized checkpoint is an ancestor of the block;
-	// aggregates: The finalized checkpoint is an ancestor of the block)
-	fin := p.node.Chain.FinalizedCheckpoint()
-	if fb, ok := p.node.Chain.CheckpointBlock(root, fin.Epoch); !ok || fb != fin.Root {
-		return ignore(ErrFinalizedNotAncestor)
-	}
-	return accepted
-}
-
-// checkPayloadStatus is the specs' verify_attestation_payload_status, run
-// for the messages of Gloas epochs.
-func (p *Pool) checkPayloadStatus(d *attestation.AttestationData) Result {
-	if !p.isGloas(p.epochOf(d.Slot)) {
-		return accepted
-	}
-	// [New in Gloas:EIP7732]
-	// The attested payload status is consistent with the block's execution payload
-	blockSlot, status, ok := p.node.Chain.BlockPayload(d.BeaconBlockRoot)
-	if !ok {
-		return ignoref(ErrBlockUnknown, "no payload status")
-	}
-	// [REJECT] For same-slot attestations, the payload cannot yet be present
-	if blockSlot == d.Slot && d.Index != 0 {
-		return reject(ErrSameSlotPayload)
-	}
-	if d.Index != 1 {
-		return accepted
-	}
-	return checkPresentPayload(status)
-}
-
-// checkPresentPayload runs the rules of verify_attestation_payload_status
-// for an attestation that says the payload is present (data.index 1).
-func checkPresentPayload(status PayloadStatus) Result {
-	// [IGNORE] The corresponding execution payload envelope has been seen and verified
-	// (MAY queue attestations for processing once the payload is retrieved and
-	// SHOULD request the payload envelope via ExecutionPayloadEnvelopesByRoot
-	// using data.beacon_block_root)
-	if status == PayloadUnverified {
-		return ignore(ErrPayloadUnverified)
-	}
-	// [IGNORE] The attested execution payload is optimistic
-	if status == PayloadOptimistic {
-		return ignore(ErrPayloadOptimistic)
-	}
-	// [REJECT] The attested execution payload is processed and invalid
-	if status == PayloadInvalidated {
-		return reject(ErrPayloadInvalid)
-	}
-	return accepted
-}
-
-// isGloas reports whether messages of epoch follow the Gloas rules.
-func (p *Pool) isGloas(epoch uint64) bool {
-	return p.node.Gloas != nil && epoch >= p.node.Gloas.ForkEpoch
 }
