@@ -167,7 +167,7 @@ func (c *call) acceptOutside(whole node, found []peel, open []pnode) {
 	})
 	inOpen := func(k int) bool {
 		for _, p := range open {
-			if p.lo <= k && k < p.hi {
+			if p.has(k) {
 				return true
 			}
 		}
@@ -175,7 +175,7 @@ func (c *call) acceptOutside(whole node, found []peel, open []pnode) {
 	}
 	rest := whole.A
 	for x, p := range open {
-		c.spent += float64(p.hi-p.lo)*(costMSMG1+costMSMG2) + c.checkCost(p.lo, p.hi)
+		c.spent += float64(p.size())*costMSMSet + c.checkCost(p.lo, p.hi)
 		rest.Mul(inverse(us[x]))
 	}
 	for _, f := range found {
@@ -196,7 +196,7 @@ func (c *call) acceptOutside(whole node, found []peel, open []pnode) {
 // blinded returns an invalid set's term of the call's secret check,
 // d^(r_k).
 func (c *call) blinded(f peel) curve.GT {
-	return f.d.Exp(c.scalars[f.k*c.nbytes:(f.k+1)*c.nbytes], c.nbits)
+	return f.d.Exp(c.scalar(f.k), c.nbits)
 }
 
 // acceptRest checks the call less the invalid sets found, under the call's
@@ -216,17 +216,22 @@ func (c *call) acceptRest(whole node, found []peel) bool {
 }
 
 // wholeFirst reports whether tryWhole is worth its two pairings: when they
-// cost less than half the k parts' plain values that it saves if the call
-// holds one invalid set (not so for calls over many roots, whose whole
-// pairings have a Miller loop per root).
+// cost less than wholeFirstShare of the k parts' plain values, which they
+// save if the call holds one invalid set (not so for calls over many roots,
+// whose whole pairings have a Miller loop per root).
 func (c *call) wholeFirst(whole node, k int) bool {
-	m := whole.hi - whole.lo
+	m := whole.size()
 	parts := 0.0
 	for x := range k {
 		parts += c.checkCost(whole.lo+x*m/k, whole.lo+(x+1)*m/k)
 	}
-	return 2*c.checkCost(whole.lo, whole.hi) < parts/2
+	return 2*c.checkCost(whole.lo, whole.hi) < wholeFirstShare*parts
 }
+
+// wholeFirstShare bounds what tryWhole may cost when it does not settle the
+// call (several invalid sets): at most half the parts' plain values, so such
+// a call's first step costs at most 1.5 times the parts alone.
+const wholeFirstShare = 0.5
 
 // tryWhole tries the exponentiation method with public weights on the whole
 // call first (a failing call most often holds a single invalid set): two
@@ -394,7 +399,7 @@ func (c *call) suspect(p pnode) int {
 // half's computed (less the peeled terms in it), the right half's by
 // division.
 func (c *call) halve(p pnode) [2]pnode {
-	mid := p.lo + (p.hi-p.lo)/2
+	mid := p.lo + p.size()/2
 	l := pnode{lo: p.lo, hi: mid, base: p.base, hasB: true}
 	r := pnode{lo: mid, hi: p.hi, base: p.base, hasB: true}
 	l.A = c.valueSerial(c.plainSums(p.lo, mid))
