@@ -28,7 +28,8 @@
 // epochs from Node.Gloas.ForkEpoch on, the Gloas ones (data.index 0 or 1,
 // the payload status through ForkChoice.BlockPayload);
 // ValidatePayloadAttestation takes the Gloas payload_attestation_message
-// topic. Each rule is quoted where it is checked (rules.go, ptc.go). When
+// topic. Each rule is quoted where it is checked (rules.go,
+// rules_aggregate.go, rules_chain.go, ptc.go, complete.go). When
 // the node cannot answer a lookup, the verdict is Ignore, unless a later
 // rule that needs no lookup rejects. The rules that need no signature run
 // first, on the caller's goroutine; the signatures are then queued; the
