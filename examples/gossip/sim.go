@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -82,14 +81,7 @@ func (k kind) expected() pool.Result {
 // matches reports whether r is the verdict k must get: the same verdict,
 // and an error wrapping the same rule.
 func (k kind) matches(r pool.Result) bool {
-	want := kinds[k]
-	if r.Verdict != want.verdict {
-		return false
-	}
-	if want.rule == nil {
-		return r.Err == nil
-	}
-	return errors.Is(r, want.rule)
+	return pooltest.Matches(r, kinds[k].verdict, kinds[k].rule)
 }
 
 // message is one simulated gossip message.

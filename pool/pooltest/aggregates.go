@@ -13,8 +13,6 @@ import (
 
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
-	"github.com/attpool/attpool/internal/blspoint"
-	"github.com/attpool/attpool/internal/curve"
 	"github.com/attpool/attpool/internal/par"
 	"github.com/attpool/attpool/pool"
 	"github.com/attpool/attpool/ssz"
@@ -140,14 +138,18 @@ type AggregateMsg struct {
 // The expected verdicts assume that the pool sees no other aggregate of the
 // slot's data than these (single attestations of it do not change them: the
 // superset rule counts the valid gossip aggregates only).
-func (m *AggregateMsg) Matches(r pool.Result) bool {
-	if r.Verdict != m.WantVerdict {
+func (m *AggregateMsg) Matches(r pool.Result) bool { return Matches(r, m.WantVerdict, m.WantErr) }
+
+// Matches reports whether r is the verdict want with an error wrapping
+// wantErr, or with no error where wantErr is nil.
+func Matches(r pool.Result, want pool.Verdict, wantErr error) bool {
+	if r.Verdict != want {
 		return false
 	}
-	if m.WantErr == nil {
+	if wantErr == nil {
 		return r.Err == nil
 	}
-	return errors.Is(r, m.WantErr)
+	return errors.Is(r, wantErr)
 }
 
 // AggregateConfig configures an AggregateTraffic. Zero fields take their
@@ -216,8 +218,7 @@ type slotKit struct {
 	slot       uint64
 	epoch      uint64
 	data       *attestation.AttestationData
-	attHash    curve.G2Affine // hash to G2 of the data's signing root
-	attMul     *fixedBase     // multiples of attHash
+	attMul     *fixedBase // multiples of the hash to G2 of the data's signing root
 	aapDomain  ssz.Domain
 	committees []*committeeLoad
 }
@@ -296,8 +297,7 @@ func (t *AggregateTraffic) newKit(slot uint64) (*slotKit, error) {
 	if err != nil {
 		return nil, err
 	}
-	kit.attHash = *blspoint.Message(crypto.HashMessage(attRoot[:]))
-	kit.attMul = newFixedBase(&kit.attHash)
+	kit.attMul = messageBase(attRoot)
 	selDomain, err := t.domain(ssz.DomainSelectionProof, epoch)
 	if err != nil {
 		return nil, err
@@ -306,8 +306,7 @@ func (t *AggregateTraffic) newKit(slot uint64) (*slotKit, error) {
 		return nil, err
 	}
 	selRoot := ssz.ComputeSigningRootFromRoot(ssz.HashTreeRootUint64(slot), selDomain)
-	selHash := *blspoint.Message(crypto.HashMessage(selRoot[:]))
-	selMul := newFixedBase(&selHash)
+	selMul := messageBase(selRoot)
 
 	cps, ok := n.Committees.CommitteeCountPerSlot(epoch)
 	if !ok {
@@ -460,20 +459,4 @@ func (t *AggregateTraffic) signOuter(kit *slotKit, sap *attestation.SignedAggreg
 		panic(fmt.Sprintf("pooltest: signing root of a generated aggregate: %v", err))
 	}
 	sap.Signature = crypto.Sign(t.net.Keys.SecretKey(validator), root[:]).Bytes()
-}
-
-// curveOrder is r, the order of the BLS12-381 groups.
-var curveOrder, _ = new(big.Int).SetString("73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001", 16)
-
-func skInt(sk *crypto.SecretKey) *big.Int {
-	b := sk.Bytes()
-	return new(big.Int).SetBytes(b[:])
-}
-
-// mulInt returns the compressed k*h, k reduced modulo r: the signature
-// under secret key k of the message whose hash to G2 is h.
-func (fb *fixedBase) mulInt(k *big.Int) [96]byte {
-	var be [32]byte
-	new(big.Int).Mod(k, curveOrder).FillBytes(be[:])
-	return fb.mul(be)
 }

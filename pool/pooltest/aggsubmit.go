@@ -44,26 +44,6 @@ func submitAggregates(p *pool.Pool, msgs []AggregateMsg, idx []int, results []po
 // faulty messages, FaultsFound those that got their expected verdict, and
 // Wrong lists every message whose verdict is not the expected one.
 func CheckAggregates(msgs []AggregateMsg, results []pool.Result) Tally {
-	var t Tally
-	for i, r := range results {
-		switch r.Verdict {
-		case pool.Accept:
-			t.Accept++
-		case pool.Ignore:
-			t.Ignore++
-		default:
-			t.Reject++
-		}
-		ok := msgs[i].Matches(r)
-		if msgs[i].Fault != AggregateValid {
-			t.FaultsInjected++
-			if ok {
-				t.FaultsFound++
-			}
-		}
-		if !ok {
-			t.Wrong = append(t.Wrong, i)
-		}
-	}
-	return t
+	return tally(results, func(i int) bool { return msgs[i].Fault != AggregateValid },
+		func(i int, r pool.Result) bool { return msgs[i].Matches(r) })
 }

@@ -220,6 +220,17 @@ type Tally struct {
 
 // Check tallies results against msgs.
 func Check(msgs []Message, results []pool.Result) Tally {
+	return tally(results, func(i int) bool { return !msgs[i].Valid }, func(i int, r pool.Result) bool {
+		if msgs[i].Valid {
+			return r.Verdict == pool.Accept
+		}
+		return r.Verdict == pool.Reject && errors.Is(r, pool.ErrInvalidSignature)
+	})
+}
+
+// tally counts results by verdict; faulty says which messages carry a
+// fault, matches whether a result is its message's expected one.
+func tally(results []pool.Result, faulty func(i int) bool, matches func(i int, r pool.Result) bool) Tally {
 	var t Tally
 	for i, r := range results {
 		switch r.Verdict {
@@ -230,16 +241,16 @@ func Check(msgs []Message, results []pool.Result) Tally {
 		default:
 			t.Reject++
 		}
-		if !msgs[i].Valid {
+		ok := matches(i, r)
+		if faulty(i) {
 			t.FaultsInjected++
-			if r.Verdict == pool.Reject && errors.Is(r, pool.ErrInvalidSignature) {
+			if ok {
 				t.FaultsFound++
-				continue
 			}
-		} else if r.Verdict == pool.Accept {
-			continue
 		}
-		t.Wrong = append(t.Wrong, i)
+		if !ok {
+			t.Wrong = append(t.Wrong, i)
+		}
 	}
 	return t
 }
