@@ -25,23 +25,29 @@ forbidden='gnark-crypto|gonum\.org|go-fonts|go-latex|go-pdf|sbinet/gg|ajstarks/s
 # layout allows (README, "Modules and versions").
 allowed='^(github\.com/supranational/blst|github\.com/ferranbt/fastssz|github\.com/prysmaticlabs/go-bitfield|github\.com/sirupsen/logrus|github\.com/prometheus/client_golang|github\.com/prometheus/client_model|golang\.org/x/sync)$'
 status=0
+
+# fail_if_any WHAT LINES: the check fails, saying WHAT and listing LINES,
+# when LINES holds any (non-empty) line.
+fail_if_any() {
+  local lines
+  lines="$(printf '%s\n' "$2" | grep . || true)"
+  if [ -n "$lines" ]; then
+    echo "modgraph: FAIL: $1:" >&2
+    echo "$lines" >&2
+    status=1
+  fi
+}
+
 direct="$(GOWORK=off go list -m -f '{{if not .Indirect}}{{if not .Main}}{{.Path}}{{end}}{{end}}' all)"
-if bad="$(echo "$direct" | grep -v -E "$allowed" | grep .)"; then
-  echo "modgraph: FAIL: the library's go.mod requires modules outside the allowed set:" >&2
-  echo "$bad" >&2
-  status=1
-fi
+fail_if_any "the library's go.mod requires modules outside the allowed set" "$(echo "$direct" | grep -v -E "$allowed")"
 echo "modgraph: the library requires $(echo "$direct" | tr '\n' ' ')"
 
 # Layering: crypto and its core, internal/curve, are the only importers of
 # blst (test files included), so cgo stays in two places.
 blstusers="$(GOWORK=off go list -test -f '{{.ImportPath}}{{range .Imports}} {{.}}{{end}}' ./... |
   awk '/ github\.com\/supranational\/blst/ {sub(/ .*/, ""); sub(/ \[.*/, ""); print}' | sed 's/\.test$//; s/_test$//' | sort -u)"
-if bad="$(echo "$blstusers" | grep -v -x -E 'github\.com/attpool/attpool/(crypto|internal/curve)' | grep .)"; then
-  echo "modgraph: FAIL: packages other than crypto and internal/curve import blst:" >&2
-  echo "$bad" >&2
-  status=1
-fi
+fail_if_any "packages other than crypto and internal/curve import blst" \
+  "$(echo "$blstusers" | grep -v -x -E 'github\.com/attpool/attpool/(crypto|internal/curve)')"
 echo "modgraph: blst is imported by $(echo "$blstusers" | tr '\n' ' ')"
 
 tmp="$(mktemp -d -t attpool-consumer.XXXXXX)"
@@ -70,17 +76,9 @@ export GOWORK=off GOFLAGS=-mod=mod
 go mod tidy >/dev/null
 mods="$(go list -m all)"
 echo "modgraph: a consumer of attpool/pool (go $goline) has $(echo "$mods" | wc -l) modules in go list -m all"
-if bad="$(echo "$mods" | grep -E "$forbidden")"; then
-  echo "modgraph: FAIL: test/example-only modules in the consumer's graph:" >&2
-  echo "$bad" >&2
-  status=1
-fi
+fail_if_any "test/example-only modules in the consumer's graph" "$(echo "$mods" | grep -E "$forbidden")"
 built="$(go list -deps -f '{{with .Module}}{{.Path}}{{end}}' . | sort -u)"
-if bad="$(echo "$built" | grep -E "$forbidden")"; then
-  echo "modgraph: FAIL: test/example-only modules built into the consumer:" >&2
-  echo "$bad" >&2
-  status=1
-fi
+fail_if_any "test/example-only modules built into the consumer" "$(echo "$built" | grep -E "$forbidden")"
 echo "modgraph: modules built into the consumer: $(echo "$built" | grep -v '^example.com' | tr '\n' ' ')"
 echo "modgraph: yaml in the graph, from allowed dependencies: $(echo "$mods" | grep -i yaml | tr '\n' ' ')"
 go build -o /dev/null .
