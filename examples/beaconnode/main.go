@@ -61,7 +61,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -77,6 +76,7 @@ import (
 
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/examples/internal/interop"
 	"github.com/attpool/attpool/gossipsub"
 	"github.com/attpool/attpool/pool"
 	"github.com/attpool/attpool/ssz"
@@ -154,21 +154,13 @@ func run(ctx context.Context, cfg config, stdout io.Writer) (*report, error) {
 	// to the simulated network; the node sees only the compressed public
 	// keys of the registry.
 	t0 := time.Now()
-	secrets := make([]*crypto.SecretKey, cfg.Validators)
-	registry := make([][crypto.PublicKeySize]byte, cfg.Validators)
-	var g errgroup.Group
-	g.SetLimit(runtime.GOMAXPROCS(0))
-	for i := range secrets {
-		g.Go(func() error {
-			sk, err := crypto.InteropSecretKey(uint64(i))
-			if err == nil {
-				secrets[i], registry[i] = sk, sk.PublicKey().Bytes()
-			}
-			return err
-		})
-	}
-	if err := g.Wait(); err != nil {
+	secrets, err := interop.SecretKeys(int(cfg.Validators))
+	if err != nil {
 		panic(err) // cannot happen: every index has a key
+	}
+	registry := make([][crypto.PublicKeySize]byte, cfg.Validators)
+	for i, sk := range secrets {
+		registry[i] = sk.PublicKey().Bytes()
 	}
 
 	// --- The node's state, implementing pool.Node ------------------------

@@ -269,20 +269,24 @@ func (f *forkChoice) setCheckpoints(justified, finalized attestation.Checkpoint)
 	f.mu.Unlock()
 }
 
+// block returns the block of root, and whether it is known.
+func (f *forkChoice) block(root [32]byte) (blockInfo, bool) {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	b, ok := f.blocks[root]
+	return b, ok
+}
+
 // Block implements pool.ForkChoice.
 func (f *forkChoice) Block(root [32]byte) (seen, valid bool) {
-	f.mu.RLock()
-	b, ok := f.blocks[root]
-	f.mu.RUnlock()
+	b, ok := f.block(root)
 	return ok, ok && b.valid
 }
 
 // BlockPayload implements pool.ForkChoice. This node's chain does not reach
 // Gloas, so it gives the slot only; the pool does not ask before Gloas.
 func (f *forkChoice) BlockPayload(root [32]byte) (uint64, pool.PayloadStatus, bool) {
-	f.mu.RLock()
-	b, ok := f.blocks[root]
-	f.mu.RUnlock()
+	b, ok := f.block(root)
 	return b.slot, pool.PayloadUnverified, ok
 }
 
@@ -293,16 +297,13 @@ func (f *forkChoice) CheckpointBlock(root [32]byte, epoch uint64) ([32]byte, boo
 	start := epoch * slotsPerEpoch
 	f.mu.RLock()
 	defer f.mu.RUnlock()
-	for {
-		b, ok := f.blocks[root]
-		if !ok {
-			return [32]byte{}, false
-		}
+	for b, ok := f.blocks[root]; ok; b, ok = f.blocks[root] {
 		if b.slot <= start {
 			return root, true
 		}
 		root = b.parent
 	}
+	return [32]byte{}, false // a block of the walk is unknown
 }
 
 // FinalizedCheckpoint implements pool.ForkChoice.

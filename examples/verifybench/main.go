@@ -37,6 +37,7 @@ import (
 
 	"github.com/attpool/attpool/crypto"
 	"github.com/attpool/attpool/examples/internal/benchplot"
+	"github.com/attpool/attpool/examples/internal/interop"
 	"github.com/attpool/attpool/verifier"
 	"github.com/attpool/attpool/verifier/baseline"
 )
@@ -123,22 +124,13 @@ func (b *bench) close() { b.v64.Close(); b.v128.Close() }
 
 func (b *bench) setup(n int) error {
 	n = max(n, 4352)
-	b.sks = make([]*crypto.SecretKey, n)
-	b.pks = make([]*crypto.PublicKey, n)
-	var g errgroup.Group
-	g.SetLimit(runtime.GOMAXPROCS(0))
-	for i := range n {
-		g.Go(func() error {
-			sk, err := crypto.InteropSecretKey(uint64(i))
-			if err == nil {
-				b.sks[i], b.pks[i] = sk, sk.PublicKey()
-			}
-			return err
-		})
-	}
-	err := g.Wait()
-	if err != nil {
+	var err error
+	if b.sks, err = interop.SecretKeys(n); err != nil {
 		return err
+	}
+	b.pks = make([]*crypto.PublicKey, n)
+	for i, sk := range b.sks {
+		b.pks[i] = sk.PublicKey()
 	}
 	if b.v64, err = verifier.New(verifier.Config{SecurityBits: 64, HashCacheSize: -1}); err != nil {
 		return err
