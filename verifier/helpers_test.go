@@ -3,14 +3,13 @@ package verifier
 import (
 	crand "crypto/rand"
 	"flag"
-	"math/big"
-	"slices"
 	"sync"
 	"testing"
 
 	"github.com/attpool/attpool/crypto"
 	"github.com/attpool/attpool/internal/blspoint"
 	"github.com/attpool/attpool/internal/curve"
+	"github.com/attpool/attpool/internal/curvetest"
 	"github.com/attpool/attpool/internal/par"
 )
 
@@ -78,68 +77,26 @@ func trials(full, short int) int {
 	return short
 }
 
-// G2 cofactor h2 and group order r (RFC 9380, BLS12-381 G2).
-var (
-	h2, _ = new(big.Int).SetString("5d543a95414e7f1091d50792876a202cd91de4547085abaa68a205b2e5a7ddfa628f1cb4d9e82ef21537e293a6691ae1616ec6e786f0c70cf1c38e31c7238e5", 16)
-	r, _  = new(big.Int).SetString("73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001", 16)
-)
-
-// leBytes returns k little-endian and its bit length (the scalar format of
-// package curve).
-func leBytes(k *big.Int) ([]byte, int) {
-	b := k.Bytes()
-	slices.Reverse(b)
-	return b, k.BitLen()
-}
-
 // randomCurvePoint returns a random point on the G2 curve (almost surely
 // outside G2).
 func randomCurvePoint(t testing.TB) curve.G2 {
 	t.Helper()
-	for {
-		var b [96]byte
-		if _, err := crand.Read(b[:]); err != nil {
-			t.Fatal(err)
-		}
-		b[0] = 0x80 | (b[0] & 0x20) | (b[0] % 0x1a) // compressed, finite, x < p
-		var s crypto.Signature
-		if _, err := s.SetBytesNoSubgroupCheck(b[:]); err == nil {
-			return blspoint.Signature(&s).Jacobian()
-		}
+	Q, err := curvetest.RandomCurvePoint(crand.Reader)
+	if err != nil {
+		t.Fatal(err)
 	}
+	return Q
 }
 
-// orderThirteen returns a point T of order 13: (h2*r/169)*Q for a random
-// curve point Q, retried until T is not the identity. The 13-part of the G2
-// curve group is Z/13 x Z/13 (exponent 13), so (h2*r/13)*Q is always the
-// identity and the cofactor must be divided by 13^2.
+// orderThirteen returns a point of order 13 of the G2 curve (the 13-part of
+// the curve group is Z/13 x Z/13, so it is not a multiple of a generator).
 func orderThirteen(t testing.TB) curve.G2 {
 	t.Helper()
-	k := new(big.Int).Mul(h2, r)
-	if new(big.Int).Mod(k, big.NewInt(169)).Sign() != 0 {
-		t.Fatal("169 does not divide h2*r")
+	T, err := curvetest.SmallOrder(func() curve.G2 { return randomCurvePoint(t) }, 13)
+	if err != nil {
+		t.Fatal(err)
 	}
-	k.Div(k, big.NewInt(169))
-	kb, kbits := leBytes(k)
-	for range 20 {
-		T := randomCurvePoint(t)
-		T.Mul(kb, kbits)
-		if T.IsInfinity() {
-			continue
-		}
-		T13 := T
-		T13.Mul([]byte{13}, 4)
-		if !T13.IsInfinity() {
-			t.Fatal("(h2*r/169)*Q has order other than 13")
-		}
-		a := T.Affine()
-		if a.InG2() {
-			t.Fatal("point of order 13 reported in G2")
-		}
-		return T
-	}
-	t.Fatal("no point of order 13 found")
-	return curve.G2{}
+	return T
 }
 
 // shifted returns the encoding of sig + D.

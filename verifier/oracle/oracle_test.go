@@ -31,6 +31,7 @@ import (
 
 	"github.com/attpool/attpool/crypto"
 	"github.com/attpool/attpool/internal/curve"
+	"github.com/attpool/attpool/internal/curvetest"
 	"github.com/attpool/attpool/internal/testenv"
 	"github.com/attpool/attpool/verifier"
 )
@@ -414,6 +415,9 @@ func TestOracleSelfCheck(t *testing.T) {
 	if oracleR.Cmp(r) != 0 {
 		t.Fatalf("gnark's r %x differs from the test helpers' %x", oracleR, r)
 	}
+	if hr := new(big.Int).Mul(h2, r); hr.Cmp(curvetest.CurveOrderG2) != 0 {
+		t.Fatalf("h2*r from the BLS parameter, %x, differs from curvetest's %x", hr, curvetest.CurveOrderG2)
+	}
 
 	t.Run("InteropKeys", func(t *testing.T) {
 		// Published pubkeys of the interop keys: gnark's sk*g1 must encode to
@@ -670,40 +674,14 @@ func oracleG1OutsideSubgroup(t testing.TB) [48]byte {
 }
 
 // smallOrderPoint returns a point of order exactly ell of the G2 curve, ell
-// a prime factor of the cofactor h2 = 13^2 * 23^2 * 2713 * 11953 * 262069 *
-// p448: Q random on the curve, T = (h2*r/ell^v)*Q with v the multiplicity of
-// ell, then multiplied by ell while the next multiple is not the identity.
+// a prime factor of the cofactor, from the oracle's random curve points.
 func smallOrderPoint(t testing.TB, ell int64) curve.G2 {
 	t.Helper()
-	L := big.NewInt(ell)
-	k := new(big.Int).Mul(h2, r)
-	for new(big.Int).Mod(k, L).Sign() == 0 {
-		k.Div(k, L)
+	T, err := curvetest.SmallOrder(func() curve.G2 { return randomCurvePoint(t) }, ell)
+	if err != nil {
+		t.Fatal(err)
 	}
-	kb, kbits := leBytes(k)
-	lb, lbits := leBytes(L)
-	for range 20 {
-		T := randomCurvePoint(t)
-		T.Mul(kb, kbits)
-		if T.IsInfinity() {
-			continue
-		}
-		for {
-			next := T
-			next.Mul(lb, lbits)
-			if next.IsInfinity() {
-				break
-			}
-			T = next
-		}
-		a := T.Affine()
-		if a.InG2() {
-			t.Fatalf("point of order %d reported in G2", ell)
-		}
-		return T
-	}
-	t.Fatalf("no point of order %d found", ell)
-	return curve.G2{}
+	return T
 }
 
 // oracleSpecVectors runs the oracle on the official BLS vectors: verify,
