@@ -141,10 +141,7 @@ func (p *Pool) checkPTCMember(d *attestation.PayloadAttestationData, validator u
 func (p *Pool) queuePayloadAttestation(g *group, from Peer, msg *attestation.PayloadAttestationMessage) (Result, bool) {
 	// [REJECT] The signature is valid with respect to the validator's public key
 	// (it does not decode).
-	if res, ok := g.decodeSignature(ErrInvalidPayloadAttestationSignature); !ok {
-		return res, false
-	}
-	pk, res := p.publicKey(msg.ValidatorIndex)
+	pk, res := p.signerKey(g, ErrInvalidPayloadAttestationSignature, msg.ValidatorIndex)
 	if pk == nil {
 		return res, false
 	}

@@ -361,10 +361,7 @@ func (p *Pool) joinLocked(lead *group, r *request) (Result, bool) {
 // queueAttestation queues the signature of a SingleAttestation.
 func (p *Pool) queueAttestation(g *group, from Peer, att *attestation.SingleAttestation) (Result, bool) {
 	// [REJECT] The attestation signature is valid (it does not decode).
-	if res, ok := g.decodeSignature(ErrInvalidSignature); !ok {
-		return res, false
-	}
-	pk, res := p.publicKey(att.AttesterIndex)
+	pk, res := p.signerKey(g, ErrInvalidSignature, att.AttesterIndex)
 	if pk == nil {
 		return res, false
 	}
@@ -374,15 +371,16 @@ func (p *Pool) queueAttestation(g *group, from Peer, att *attestation.SingleAtte
 	return p.enqueue(g, j)
 }
 
-// decodeSignature decodes g.sig into g.point, once, for the verifier and
-// for aggregation; a signature that does not decode is invalid, a REJECT
-// with sentinel that needs no lookup, so it is decided before the keys are
-// looked up.
-func (g *group) decodeSignature(sentinel error) (Result, bool) {
+// signerKey decodes g.sig into g.point, once, for the verifier and for
+// aggregation, and returns the public key of validator, its signer. A
+// signature that does not decode is invalid, a REJECT with sentinel that
+// needs no lookup, so it is decided before the key is looked up; a key the
+// node does not have is an IGNORE. The key is nil when res is the verdict.
+func (p *Pool) signerKey(g *group, sentinel error, validator uint64) (pk *crypto.PublicKey, res Result) {
 	if _, err := g.point.SetBytesNoSubgroupCheck(g.sig[:]); err != nil {
-		return rejectf(sentinel, "%w", err), false
+		return nil, rejectf(sentinel, "%w", err)
 	}
-	return Result{}, true
+	return p.publicKey(validator)
 }
 
 // publicKey is the validator's key, or an IGNORE when the node has none.

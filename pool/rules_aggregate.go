@@ -198,10 +198,7 @@ func isAggregator(committeeLen int, slotSignature [96]byte) bool {
 func (p *Pool) queueAggregate(g *group, m *intake, from Peer, sap *attestation.SignedAggregateAndProof) (Result, bool) {
 	aap := sap.Message
 	// [REJECT] The aggregate signature is valid (it does not decode).
-	if res, ok := g.decodeSignature(ErrInvalidAggregateSignature); !ok {
-		return res, false
-	}
-	aggregator, res := p.publicKey(aap.AggregatorIndex)
+	aggregator, res := p.signerKey(g, ErrInvalidAggregateSignature, aap.AggregatorIndex)
 	if aggregator == nil {
 		return res, false
 	}
