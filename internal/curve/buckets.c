@@ -30,6 +30,14 @@ void blst_p1_add_or_double_affine(blst_p1 *out, const blst_p1 *a, const blst_p1_
 void blst_p2_add_or_double(blst_p2 *out, const blst_p2 *a, const blst_p2 *b);
 void blst_p2_add_or_double_affine(blst_p2 *out, const blst_p2 *a, const blst_p2_affine *b);
 
+// The copies above have buckets.h's sizes, which buckets.go checks against
+// the bindings' (blst.h's).
+#include "buckets.h"
+_Static_assert(sizeof(blst_p1) == sizeof(attpool_p1), "blst_p1 copy differs from buckets.h");
+_Static_assert(sizeof(blst_p2) == sizeof(attpool_p2), "blst_p2 copy differs from buckets.h");
+_Static_assert(sizeof(blst_p1_affine) == 2 * sizeof(attpool_fp), "blst_p1_affine copy");
+_Static_assert(sizeof(blst_p2_affine) == 2 * sizeof(attpool_fp2), "blst_p2_affine copy");
+
 #define NB 169 // 13*13 buckets
 
 static int is_zero(const void *a, size_t n) {
@@ -51,9 +59,10 @@ static void T##_reduce(T *pts, const size_t *start, size_t *cnt, size_t nseg,   
 		size_t np = 0;                                                          \
 		for (size_t s = 0; s < nseg; s++) np += cnt[s] / 2;                     \
 		if (np == 0) return;                                                    \
-		/* head: res[p].x = denominator, .y = numerator, .z = prefix product; */\
-		/* an infinite pair P + (-P) gets a zero denominator and is skipped */  \
-		size_t p = 0;                                                           \
+		/* head: res[p].x = denominator, .y = numerator, .z = the product of */\
+		/* the denominators before it (not for the first, index first); an   */\
+		/* infinite pair P + (-P) gets a zero denominator and is skipped     */\
+		size_t p = 0, first = 0;                                                \
 		int have = 0;                                                           \
 		F acc;                                                                  \
 		for (size_t s = 0; s < nseg; s++) {                                     \
@@ -69,22 +78,21 @@ static void T##_reduce(T *pts, const size_t *start, size_t *cnt, size_t nseg,   
 					fsqr(&r->y, &A->x);                                         \
 					fmul3(&r->y, &r->y);        /* doubling: 3x^2 / 2y */       \
 				}                                                               \
-				if (have) fmul(&acc, &acc, &r->x); else { acc = r->x; have = 1; } \
-				r->z = acc;                                                     \
+				if (have) { r->z = acc; fmul(&acc, &acc, &r->x); }              \
+				else { acc = r->x; have = 1; first = p - 1; }                   \
 			}                                                                   \
 		}                                                                       \
-		/* tail, in reverse: inv = 1/prod; each pair's 1/den from prefixes */   \
+		/* tail, in reverse, one step a pair: inv = 1/(product of the      */   \
+		/* denominators up to q); 1/den = inv * (product before q)         */   \
 		F inv, lam, t1;                                                         \
 		if (have) finv(&inv, &acc);                                             \
-		for (long q = (long)np - 1; q >= 0; q--) {                              \
+		for (size_t q = np; have && q-- > first;) {                             \
 			T *r = &res[q];                                                     \
 			if (is_zero(&r->x, sizeof(F))) continue;                            \
-			/* find the previous finite pair's prefix */                        \
-			long prev = q - 1;                                                  \
-			while (prev >= 0 && is_zero(&res[prev].x, sizeof(F))) prev--;       \
-			F den = r->x, dinv;                                                 \
-			if (prev >= 0) { fmul(&dinv, &inv, &res[prev].z); fmul(&inv, &inv, &den); } \
-			else dinv = inv;                                                    \
+			if (q == first) { r->z = inv; break; }                              \
+			F dinv;                                                             \
+			fmul(&dinv, &inv, &r->z);                                           \
+			fmul(&inv, &inv, &r->x);                                            \
 			r->z = dinv;                                                        \
 		}                                                                       \
 		/* results, written back compactly segment by segment */               \
@@ -152,9 +160,9 @@ static void T##_pair_round(T *H1, T *H2, T *pts, size_t *cnt, T *res, size_t nre
 DEFINE_PAIR(blst_p2, blst_p2_affine)
 DEFINE_PAIR(blst_p1, blst_p1_affine)
 
-void attpool_p2_pair_round(blst_p2 *H1, blst_p2 *H2, blst_p2 *pts, size_t *cnt, blst_p2 *res, size_t nres) {
-	blst_p2_pair_round(H1, H2, pts, cnt, res, nres);
+void attpool_p2_pair_round(attpool_p2 *H1, attpool_p2 *H2, attpool_p2 *pts, size_t *cnt, attpool_p2 *res, size_t nres) {
+	blst_p2_pair_round((blst_p2 *)H1, (blst_p2 *)H2, (blst_p2 *)pts, cnt, (blst_p2 *)res, nres);
 }
-void attpool_p1_pair_round(blst_p1 *H1, blst_p1 *H2, blst_p1 *pts, size_t *cnt, blst_p1 *res, size_t nres) {
-	blst_p1_pair_round(H1, H2, pts, cnt, res, nres);
+void attpool_p1_pair_round(attpool_p1 *H1, attpool_p1 *H2, attpool_p1 *pts, size_t *cnt, attpool_p1 *res, size_t nres) {
+	blst_p1_pair_round((blst_p1 *)H1, (blst_p1 *)H2, (blst_p1 *)pts, cnt, (blst_p1 *)res, nres);
 }

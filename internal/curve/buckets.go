@@ -24,9 +24,28 @@ import (
 	blst "github.com/supranational/blst/bindings/go"
 )
 
+// buckets.h's point types have the sizes of blst's (a difference is a
+// compile error).
+var (
+	_ [unsafe.Sizeof(C.attpool_p1{}) - unsafe.Sizeof(blst.P1{})]struct{}
+	_ [unsafe.Sizeof(blst.P1{}) - unsafe.Sizeof(C.attpool_p1{})]struct{}
+	_ [unsafe.Sizeof(C.attpool_p2{}) - unsafe.Sizeof(blst.P2{})]struct{}
+	_ [unsafe.Sizeof(blst.P2{}) - unsafe.Sizeof(C.attpool_p2{})]struct{}
+)
+
+// maxRoundPoints bounds the points one C call sorts, and so the scratch a
+// round holds: a larger call is summed in chunks of this many (H1 and H2 are
+// linear in the points). A chunk needs 1.5*maxRoundPoints Jacobian points,
+// 14 MB in G2 (a million points took 453 MB in one piece:
+// BenchmarkPairRoundMemory); the grid sums a chunk adds cost about 340
+// batch-affine additions, under 1% of its 32768 points.
+const maxRoundPoints = 1 << 15
+
 // PairRoundScratch is reusable memory for [PairRoundG2] and [PairRoundG1]
-// calls of up to a given number of points. The zero value is ready to use;
-// it grows as needed. Not safe for concurrent use.
+// calls: it grows to what a chunk of maxRoundPoints points needs. The zero
+// value is ready to use. It is cleared after every call (the order of the
+// points and the bucket counts follow the digits, which derive from secret
+// blinding scalars). Not safe for concurrent use.
 type PairRoundScratch struct {
 	p2  []blst.P2
 	p1  []blst.P1
@@ -41,52 +60,77 @@ type PairRoundScratch struct {
 // the batch-affine formulas exclude it; leave it out, it adds nothing). A
 // nil s uses fresh scratch memory.
 func PairRoundG2(s *PairRoundScratch, pts []*G2Affine, d1, d2 []uint8) (H1, H2 G2, err error) {
-	if err := checkRound(pts, d1, d2); err != nil {
-		return G2{}, G2{}, err
-	}
-	s = orNew(s)
-	m := len(pts)
-	nres := m/2 + 2*169 + 1
-	if cap(s.p2) < m+nres {
-		s.p2 = make([]blst.P2, m+nres)
-	}
-	work, res := s.p2[:m], s.p2[m:m+nres]
-	s.sort(d1, d2, func(dst, k int) {
-		// Copy x, y; the Jacobian z slot is scratch for the C code.
-		*(*blst.P2Affine)(unsafe.Pointer(&work[dst])) = pts[k].p
-	})
-	C.attpool_p2_pair_round((*C.attpool_p2)(unsafe.Pointer(&H1.p)), (*C.attpool_p2)(unsafe.Pointer(&H2.p)),
-		(*C.attpool_p2)(unsafe.Pointer(unsafe.SliceData(work))), &s.cnt[0],
-		(*C.attpool_p2)(unsafe.Pointer(unsafe.SliceData(res))), C.size_t(nres))
-	return H1, H2, nil
+	return pairRound(s, pts, d1, d2, (*PairRoundScratch).roundG2)
 }
 
 // PairRoundG1 is [PairRoundG2] in G1, with the same checks of its inputs.
 func PairRoundG1(s *PairRoundScratch, pts []*G1Affine, d1, d2 []uint8) (H1, H2 G1, err error) {
+	return pairRound(s, pts, d1, d2, (*PairRoundScratch).roundG1)
+}
+
+// pairRound checks the inputs and sums them chunk by chunk with round.
+func pairRound[A G1Affine | G2Affine, J any, PJ interface {
+	*J
+	Add(*J) *J
+}](s *PairRoundScratch, pts []*A, d1, d2 []uint8, round func(*PairRoundScratch, []*A, []uint8, []uint8) (J, J)) (H1, H2 J, err error) {
 	if err := checkRound(pts, d1, d2); err != nil {
-		return G1{}, G1{}, err
+		return H1, H2, err
 	}
-	s = orNew(s)
-	m := len(pts)
-	nres := m/2 + 2*169 + 1
-	if cap(s.p1) < m+nres {
-		s.p1 = make([]blst.P1, m+nres)
+	if s == nil {
+		s = new(PairRoundScratch)
 	}
-	work, res := s.p1[:m], s.p1[m:m+nres]
-	s.sort(d1, d2, func(dst, k int) {
-		*(*blst.P1Affine)(unsafe.Pointer(&work[dst])) = pts[k].p
-	})
-	C.attpool_p1_pair_round((*C.attpool_p1)(unsafe.Pointer(&H1.p)), (*C.attpool_p1)(unsafe.Pointer(&H2.p)),
-		(*C.attpool_p1)(unsafe.Pointer(unsafe.SliceData(work))), &s.cnt[0],
-		(*C.attpool_p1)(unsafe.Pointer(unsafe.SliceData(res))), C.size_t(nres))
+	for lo := 0; lo < len(pts); lo += maxRoundPoints {
+		hi := min(lo+maxRoundPoints, len(pts))
+		h1, h2 := round(s, pts[lo:hi], d1[lo:hi], d2[lo:hi])
+		PJ(&H1).Add(&h1)
+		PJ(&H2).Add(&h2)
+	}
 	return H1, H2, nil
 }
 
-func orNew(s *PairRoundScratch) *PairRoundScratch {
-	if s == nil {
-		return new(PairRoundScratch)
+// roundG2 is one C call over at most maxRoundPoints points.
+func (s *PairRoundScratch) roundG2(pts []*G2Affine, d1, d2 []uint8) (H1, H2 G2) {
+	work, res := sorted(s, &s.p2, pts, d1, d2)
+	defer wipe(s, s.p2)
+	C.attpool_p2_pair_round((*C.attpool_p2)(unsafe.Pointer(&H1.p)), (*C.attpool_p2)(unsafe.Pointer(&H2.p)),
+		(*C.attpool_p2)(unsafe.Pointer(unsafe.SliceData(work))), &s.cnt[0],
+		(*C.attpool_p2)(unsafe.Pointer(unsafe.SliceData(res))), C.size_t(len(res)))
+	return H1, H2
+}
+
+// roundG1 is roundG2 in G1.
+func (s *PairRoundScratch) roundG1(pts []*G1Affine, d1, d2 []uint8) (H1, H2 G1) {
+	work, res := sorted(s, &s.p1, pts, d1, d2)
+	defer wipe(s, s.p1)
+	C.attpool_p1_pair_round((*C.attpool_p1)(unsafe.Pointer(&H1.p)), (*C.attpool_p1)(unsafe.Pointer(&H2.p)),
+		(*C.attpool_p1)(unsafe.Pointer(unsafe.SliceData(work))), &s.cnt[0],
+		(*C.attpool_p1)(unsafe.Pointer(unsafe.SliceData(res))), C.size_t(len(res)))
+	return H1, H2
+}
+
+// wipe zeroes what a round left in s: the sorted points (buf) and the
+// bucket counts.
+func wipe[J blst.P1 | blst.P2](s *PairRoundScratch, buf []J) {
+	clear(buf)
+	clear(s.cnt[:])
+}
+
+// sorted grows buf to the points and the C code's result space, puts the
+// points in bucket order at its start (x, y copied; the Jacobian z slot is
+// scratch for the C code) and returns the two parts. A (G1Affine or
+// G2Affine) is J's affine form, a prefix of J's layout.
+func sorted[A G1Affine | G2Affine, J blst.P1 | blst.P2](s *PairRoundScratch, buf *[]J, pts []*A, d1, d2 []uint8) (work, res []J) {
+	m := len(pts)
+	nres := m/2 + 2*169 + 1
+	if cap(*buf) < m+nres {
+		*buf = make([]J, m+nres)
 	}
-	return s
+	*buf = (*buf)[:m+nres]
+	work, res = (*buf)[:m], (*buf)[m:]
+	s.sort(d1, d2, func(dst, k int) {
+		*(*A)(unsafe.Pointer(&work[dst])) = *pts[k]
+	})
+	return work, res
 }
 
 // checkRound checks the inputs of a pair round (P is G1Affine or G2Affine).

@@ -5,6 +5,19 @@ package curve
 // checks, a single-threaded multi-Miller loop). The declarations repeat blst.h
 // of blst v0.3.17; the symbols are linked from the blst Go package's own C
 // objects, so the two always come from the same build of blst.
+//
+// What keeps the copies from drifting (cgo_drift_test.go): the sizes below
+// fail the build if a hand-copied struct differs from the bindings' (which
+// come from the linked blst.h); TestDeclarationsMatchHeaders compares every
+// prototype here and in buckets.c with blst.h and blst_aux.h of the module
+// the build uses; TestBlstVersion reads that version from the build info;
+// TestLinkedSizes asks the linked library for its sizes; and each declared
+// function has a differential test against the bindings. Two symbols come
+// from blst_aux.h, which blst does not promise to keep:
+// blst_p1_unchecked_mult and blst_p2_unchecked_mult (a plain windowed
+// multiplication, right outside the subgroup too); TestUncheckedMult checks
+// them against the bindings' Mult in the subgroup and against a double-and-add
+// outside it.
 
 /*
 #include <stddef.h>
@@ -36,7 +49,6 @@ void blst_p2_add_or_double(blst_p2 *out, const blst_p2 *a, const blst_p2 *b);
 void blst_p1_add_or_double(blst_p1 *out, const blst_p1 *a, const blst_p1 *b);
 void blst_p2_unchecked_mult(blst_p2 *out, const blst_p2 *p, const byte *scalar, size_t nbits);
 void blst_p1_unchecked_mult(blst_p1 *out, const blst_p1 *p, const byte *scalar, size_t nbits);
-void blst_miller_loop(blst_fp12 *ret, const blst_p2_affine *Q, const blst_p1_affine *P);
 void blst_miller_loop_n(blst_fp12 *ret, const blst_p2_affine *const Qs[], const blst_p1_affine *const Ps[], size_t n);
 void blst_fp12_mul(blst_fp12 *ret, const blst_fp12 *a, const blst_fp12 *b);
 void blst_final_exp(blst_fp12 *ret, const blst_fp12 *f);
@@ -45,6 +57,12 @@ bool blst_fp12_is_equal(const blst_fp12 *a, const blst_fp12 *b);
 void blst_fp12_conjugate(blst_fp12 *a);
 void blst_fp12_cyclotomic_sqr(blst_fp12 *ret, const blst_fp12 *a);
 const blst_fp12 *blst_fp12_one(void);
+// From blst_aux.h, for the drift test only: the linked library's sizes.
+size_t blst_p1_sizeof(void);
+size_t blst_p1_affine_sizeof(void);
+size_t blst_p2_sizeof(void);
+size_t blst_p2_affine_sizeof(void);
+size_t blst_fp12_sizeof(void);
 void blst_sign_pk_in_g1(blst_p2 *out_sig, const blst_p2 *hash, const blst_scalar *SK);
 
 // attpool_gt_exp sets *ret = a^k for a value a of GT (the cyclotomic
@@ -118,6 +136,30 @@ import (
 
 	blst "github.com/supranational/blst/bindings/go"
 )
+
+// The hand-copied structs have the sizes of the bindings' types, which are
+// blst.h's: a difference is a compile error here ("constant overflows").
+var (
+	_ [unsafe.Sizeof(C.blst_fp12{}) - unsafe.Sizeof(blst.Fp12{})]struct{}
+	_ [unsafe.Sizeof(blst.Fp12{}) - unsafe.Sizeof(C.blst_fp12{})]struct{}
+	_ [unsafe.Sizeof(C.blst_p1{}) - unsafe.Sizeof(blst.P1{})]struct{}
+	_ [unsafe.Sizeof(blst.P1{}) - unsafe.Sizeof(C.blst_p1{})]struct{}
+	_ [unsafe.Sizeof(C.blst_p2{}) - unsafe.Sizeof(blst.P2{})]struct{}
+	_ [unsafe.Sizeof(blst.P2{}) - unsafe.Sizeof(C.blst_p2{})]struct{}
+	_ [unsafe.Sizeof(C.blst_p1_affine{}) - unsafe.Sizeof(blst.P1Affine{})]struct{}
+	_ [unsafe.Sizeof(blst.P1Affine{}) - unsafe.Sizeof(C.blst_p1_affine{})]struct{}
+	_ [unsafe.Sizeof(C.blst_p2_affine{}) - unsafe.Sizeof(blst.P2Affine{})]struct{}
+	_ [unsafe.Sizeof(blst.P2Affine{}) - unsafe.Sizeof(C.blst_p2_affine{})]struct{}
+	_ [unsafe.Sizeof(C.blst_scalar{}) - unsafe.Sizeof(blst.Scalar{})]struct{}
+	_ [unsafe.Sizeof(blst.Scalar{}) - unsafe.Sizeof(C.blst_scalar{})]struct{}
+)
+
+// linkedSizes returns the sizes of blst_p1, blst_p1_affine, blst_p2,
+// blst_p2_affine and blst_fp12 in the linked library.
+func linkedSizes() [5]uintptr {
+	return [5]uintptr{uintptr(C.blst_p1_sizeof()), uintptr(C.blst_p1_affine_sizeof()),
+		uintptr(C.blst_p2_sizeof()), uintptr(C.blst_p2_affine_sizeof()), uintptr(C.blst_fp12_sizeof())}
+}
 
 func cP1(p *blst.P1) *C.blst_p1               { return (*C.blst_p1)(unsafe.Pointer(p)) }
 func cP2(p *blst.P2) *C.blst_p2               { return (*C.blst_p2)(unsafe.Pointer(p)) }
