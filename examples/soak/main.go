@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/prysmaticlabs/go-bitfield"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
@@ -235,9 +236,10 @@ func aggregates(net *pooltest.Network, slot uint64, msgs []pooltest.Message, cou
 	cps, _ := net.Committees.CommitteeCountPerSlot(epoch)
 	out := make([]*attestation.SignedAggregateAndProof, 0, int(cps)*count)
 	var mu sync.Mutex
-	var wg sync.WaitGroup
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
 	for ci := range cps {
-		wg.Go(func() {
+		g.Go(func() error {
 			committee, _ := net.Committees.BeaconCommittee(slot, ci)
 			bits := bitfield.NewBitlist(uint64(len(committee)))
 			var sigs []*crypto.Signature
@@ -254,7 +256,7 @@ func aggregates(net *pooltest.Network, slot uint64, msgs []pooltest.Message, cou
 				sigs = append(sigs, s)
 			}
 			if len(sigs) == 0 {
-				return
+				return nil
 			}
 			sum, err := crypto.AggregateSignatures(sigs)
 			if err != nil {
@@ -287,8 +289,9 @@ func aggregates(net *pooltest.Network, slot uint64, msgs []pooltest.Message, cou
 				mu.Unlock()
 				made++
 			}
+			return nil
 		})
 	}
-	wg.Wait()
+	_ = g.Wait() // the committees' work returns no error (it exits on one)
 	return out
 }
