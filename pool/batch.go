@@ -40,12 +40,16 @@ func (q *jobQueue) take(n int) []*job {
 	return out
 }
 
+// minCompact is the fewest taken jobs worth moving the queue for: below it
+// the space they hold (a pointer each) is not worth a copy.
+const minCompact = 64
+
 // compact reuses the space of taken jobs once they are the larger part.
 func (q *jobQueue) compact() {
 	switch {
 	case q.head == len(q.jobs):
 		q.jobs, q.head = q.jobs[:0], 0
-	case q.head > 64 && q.head > len(q.jobs)/2:
+	case q.head > minCompact && q.head > len(q.jobs)/2:
 		n := copy(q.jobs, q.jobs[q.head:])
 		clear(q.jobs[n:])
 		q.jobs, q.head = q.jobs[:n], 0
@@ -352,9 +356,15 @@ type costEstimate struct {
 	seconds, sets float64
 }
 
+// costDecay is what a batch's weight in the estimate keeps at each newer
+// batch: about the last ten batches count, so the cap follows a change of
+// load (another process, a slower root) within ten batches, about half a
+// second at batches of BatchDelay's 50 ms.
+const costDecay = 0.9
+
 func (c *costEstimate) add(n int, took time.Duration) {
-	c.seconds = 0.9*c.seconds + took.Seconds()
-	c.sets = 0.9*c.sets + float64(n)
+	c.seconds = costDecay*c.seconds + took.Seconds()
+	c.sets = costDecay*c.sets + float64(n)
 }
 
 // cap is the number of sets the recent cost per set verifies in bound, at
