@@ -6,10 +6,7 @@ package main
 import (
 	"errors"
 	"math/rand/v2"
-	"runtime"
 	"slices"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
@@ -85,18 +82,12 @@ func (s signer) signPTC(slot uint64, members []uint64, invalid float64, seed uin
 		hashes[i] = crypto.HashMessage(root[:])
 	}
 	clean = make([]ptcMsg, len(members))
-	var g errgroup.Group
-	g.SetLimit(runtime.GOMAXPROCS(0))
-	for i := range members {
-		g.Go(func() error {
-			d := min(i%3, 1) // a third vote "payload absent"
-			clean[i] = ptcMsg{valid: true, msg: &attestation.PayloadAttestationMessage{
-				ValidatorIndex: members[i], Data: datas[d], Signature: mulSign(s.net.Keys.SecretKey(members[i]), hashes[d]),
-			}}
-			return nil
-		})
-	}
-	_ = g.Wait() // the signings return no error
+	signAll(len(members), func(i int) {
+		d := min(i%3, 1) // a third vote "payload absent"
+		clean[i] = ptcMsg{valid: true, msg: &attestation.PayloadAttestationMessage{
+			ValidatorIndex: members[i], Data: datas[d], Signature: mulSign(s.net.Keys.SecretKey(members[i]), hashes[d]),
+		}}
+	})
 	gossip = slices.Clone(clean)
 	if len(gossip) < 2 {
 		return clean, gossip, nil

@@ -4,10 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"slices"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
@@ -268,12 +265,6 @@ func (s signer) subnet(slot, committee uint64) uint64 {
 	return (cps*(slot%s.net.SlotsPerEpoch) + committee) % pool.AttestationSubnetCount
 }
 
-// mulSign is crypto.Sign for a message already hashed: a slot's attesters
-// all sign one root, so it is hashed to G2 once.
-func mulSign(sk *crypto.SecretKey, h *crypto.HashedMessage) [crypto.SignatureSize]byte {
-	return h.Sign(sk).Bytes()
-}
-
 // signSlot returns the valid attestation of every member of every committee
 // of slot, all for the slot's block, signed in parallel (bar counts them).
 func (s signer) signSlot(slot uint64, bar *progress) ([]message, error) {
@@ -304,16 +295,10 @@ func (s signer) signSlotSubnets(slot, subnets uint64, bar *progress) ([]message,
 			})
 		}
 	}
-	var g errgroup.Group
-	g.SetLimit(runtime.GOMAXPROCS(0))
-	for i := range msgs {
-		g.Go(func() error {
-			msgs[i].att.Signature = mulSign(s.net.Keys.SecretKey(msgs[i].att.AttesterIndex), h)
-			bar.Add(1)
-			return nil
-		})
-	}
-	_ = g.Wait() // the signings return no error
+	signAll(len(msgs), func(i int) {
+		msgs[i].att.Signature = mulSign(s.net.Keys.SecretKey(msgs[i].att.AttesterIndex), h)
+		bar.Add(1)
+	})
 	return msgs, nil
 }
 
