@@ -83,16 +83,20 @@ func TestNegatedKeys(t *testing.T) {
 			sets[i+1].PublicKey = negKey(t, sets[i].PublicKey)
 			sets[i+1].Signature = negSig(t, sets[i].Signature)
 		}
-		checkExact(t, v, sets) // all valid, every pair sums to infinity
+		checkExact(t, v, sets) // all valid (by the reference), every pair sums to infinity
+		var changed []int
 		for _, i := range mrand.Perm(n / 2)[:max(1, n/50)] {
 			sets[2*i+1].Signature = sets[2*i].Signature // -pk with sig: invalid
+			changed = append(changed, 2*i+1)
 		}
-		checkExact(t, v, sets)
+		checkChanged(t, v, sets, changed...)
 	}
 }
 
 // checkChanged is checkExact for sets that are all valid but the changed
-// ones (the reference verdicts of the others are known: true).
+// ones (the others are copies of sets signed or checked valid already: the
+// reference is computed for the changed ones only, which keeps the large
+// calls' tests within the default run's minute).
 func checkChanged(t *testing.T, v *Verifier, sets []Set, changed ...int) {
 	t.Helper()
 	exp := make([]bool, len(sets))
