@@ -247,10 +247,12 @@ type level struct {
 	alone []int  // candidates to check one by one
 }
 
-// expMethodChecks is the shared checks the exponentiation method may make on
-// a node: its weighted value, its suspect's check, and the check of the
-// rest (A/V_k) that accepts it.
-const expMethodChecks = 3
+// expMethodChecks is the shared checks a node sent to the exponentiation
+// method reserves: the check of the node less its suspect (A/V_k) that
+// accepts it, and the two halves' checks for when it is split after all
+// (tryExpMethod hands an unresolved node to halveAll, which reserves no
+// more). The suspect's own check needs none: a one-set check cannot err.
+const expMethodChecks = 1 + 2
 
 // sortLevel settles or sorts each failing node of a level.
 func (c *call) sortLevel(frontier []node) level {
