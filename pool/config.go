@@ -180,63 +180,69 @@ const (
 )
 
 // DefaultConfig returns the configuration the zero fields of a Config stand
-// for; each value says why it is what it is. It returns a new Config each
-// call: nothing a caller does to one changes the defaults. The fields it
-// leaves zero are derived at New from the others or from the machine:
-// MinBatch (BatchSize: under BatchFixed only a full batch goes without
-// waiting, as in the clients), VerifyWorkers and MergeWorkers (GOMAXPROCS:
-// the work is CPU-bound, one goroutine a core), PeerHalfLife (SlotDuration:
-// one invalid signature isolates its peer for a slot, the span in which its
-// attestations of that slot arrive) and, under BatchFixed, BatchDelay
-// (FixedBatchDelay).
+// for. It returns a new Config each call: nothing a caller does to one
+// changes the defaults. Why each value:
+//
+//   - SlotsPerEpoch 32: SLOTS_PER_EPOCH of the mainnet preset.
+//   - SlotDuration 12 s: SLOT_DURATION_MS of the mainnet configuration.
+//   - BatchSize 1024: the verifier's time per same-root set (µs, 64-bit
+//     digits) is 36.3 at 256 sets, 28.7 at 512, 28.1 at 1024 and 24.9 at
+//     4096: past 1024 a batch costs far more latency than it saves time per
+//     set.
+//   - BatchDelay 50 ms: about twice the 29 ms a full batch takes alone (1024 x
+//     28.1 µs on 2 cores), as the VerifyWorkers batches verified at once share
+//     the cores: the bound does not cut full batches when a backlog needs
+//     them, while a slower machine gets smaller batches rather than slower
+//     verdicts.
+//   - MaxPending 2^16: two slots of the attestations of every subnet at 2^20
+//     validators (2 x 2^15 sets): a pool more than two slots behind sheds load
+//     (ErrQueueFull) rather than grow.
+//   - MaxPeers 1024: ten times the hundred or so peers a beacon node keeps
+//     connected, so the table holds every recent sender of invalid
+//     signatures with room for churn, at a few dozen bytes and the Peer's
+//     string an entry (about 100 KiB at most).
+//   - MaxAggregates 2^15: half the TARGET_AGGREGATORS_PER_COMMITTEE aggregates
+//     of a committee, kept apart where they overlap, for each committee of
+//     the two epochs kept (8 x 2 x 32 x 64).
+//   - MaxData 2^12: a distinct AttestationData for each committee of the two
+//     epochs kept (2 x 32 x 64), where honest validators make one to three a
+//     slot (one per head they see): a flood of distinct data finds the bound.
+//   - MaxSeenAggregates 2^16: TARGET_AGGREGATORS_PER_COMMITTEE valid
+//     aggregates for each committee of the two epochs kept (16 x 2 x 32 x 64).
+//   - MaxRootCache 2^12: as many data roots as MaxData, the data the store may
+//     keep.
+//   - MaxValidators 2^22: four times the mainnet registry (about 2^20); a
+//     first-seen bitset costs at most MaxValidators/8 bytes (512 KiB) an
+//     epoch.
+//   - PruneInterval 500 ms: MAXIMUM_GOSSIP_CLOCK_DISPARITY: what the new slot
+//     made useless is dropped at most that late, within what gossip allows
+//     anyway.
+//
+// The fields it leaves zero are derived at New from the others or from the
+// machine: MinBatch (BatchSize: under BatchFixed only a full batch goes
+// without waiting, as in the clients), VerifyWorkers and MergeWorkers
+// (GOMAXPROCS: the work is CPU-bound, one goroutine a core), PeerHalfLife
+// (SlotDuration: one invalid signature isolates its peer for a slot, the span
+// in which its attestations of that slot arrive) and, under BatchFixed,
+// BatchDelay (FixedBatchDelay, Prysm's wait).
 //
 // The measurements quoted are the README's (2026-12-01, 2 vCPUs,
 // GOMAXPROCS=2, quiet), from `go run ./examples/verifybench -runs 7 -report
 // docs/bench`.
 func DefaultConfig() Config {
 	return Config{
-		// SLOTS_PER_EPOCH of the mainnet preset.
-		SlotsPerEpoch: mainnetSlotsPerEpoch,
-		// SLOT_DURATION_MS of the mainnet configuration.
-		SlotDuration: 12 * time.Second,
-		// The verifier's time per same-root set (µs, 64-bit digits) is 36.3
-		// at 256 sets, 28.7 at 512, 28.1 at 1024 and 24.9 at 4096: past 1024
-		// a batch costs far more latency than it saves time per set.
-		BatchSize: 1024,
-		// About twice the 29 ms a full batch takes alone (1024 x 28.1 µs on
-		// 2 cores), as VerifyWorkers batches verified at once share the
-		// cores: the bound does not cut full batches when a backlog needs
-		// them, while a slower machine gets smaller batches rather than
-		// slower verdicts.
-		BatchDelay: 50 * time.Millisecond,
-		// Two slots of the attestations of every subnet (2 x 2^15 sets): a
-		// pool more than two slots behind sheds load (ErrQueueFull) rather
-		// than grow.
-		MaxPending: 2 * attestationsPerSlot,
-		// A beacon node keeps well under a hundred peers connected, so the
-		// table holds every recent sender of invalid signatures with room
-		// for churn, in about 100 KiB at most.
-		MaxPeers: 1024,
-		// Half the TARGET_AGGREGATORS_PER_COMMITTEE aggregates of a committee
-		// kept apart (they overlap) for each committee of the kept epochs
-		// (8 x 2 x 32 x 64).
-		MaxAggregates: TargetAggregatorsPerCommittee / 2 * keptCommittees,
-		// A distinct data for each committee of the kept epochs (2 x 32 x
-		// 64), where honest validators make one to three a slot (one per
-		// head they see): a flood of distinct data finds the bound.
-		MaxData: keptCommittees,
-		// TARGET_AGGREGATORS_PER_COMMITTEE valid aggregates for each
-		// committee of the kept epochs (16 x 2 x 32 x 64).
+		SlotsPerEpoch:     mainnetSlotsPerEpoch,
+		SlotDuration:      12 * time.Second,
+		BatchSize:         1024,
+		BatchDelay:        50 * time.Millisecond,
+		MaxPending:        2 * attestationsPerSlot,
+		MaxPeers:          1024,
+		MaxAggregates:     TargetAggregatorsPerCommittee / 2 * keptCommittees,
+		MaxData:           keptCommittees,
 		MaxSeenAggregates: TargetAggregatorsPerCommittee * keptCommittees,
-		// As many data roots as MaxData: the cache holds the data the store
-		// may keep.
-		MaxRootCache: keptCommittees,
-		// Four times the mainnet registry: a first-seen bitset costs at most
-		// MaxValidators/8 bytes (512 KiB) an epoch.
-		MaxValidators: 4 * mainnetValidators,
-		// MAXIMUM_GOSSIP_CLOCK_DISPARITY: what the new slot made useless is
-		// dropped at most that late, within what gossip allows anyway.
-		PruneInterval: MaximumGossipClockDisparity,
+		MaxRootCache:      keptCommittees,
+		MaxValidators:     4 * mainnetValidators,
+		PruneInterval:     MaximumGossipClockDisparity,
 	}
 }
 
