@@ -32,34 +32,31 @@ func DeserializeG2(b []byte) error {
 
 // deserializeG1 is [DeserializeG1] with the decoded point.
 func deserializeG1(b []byte) (curve.G1Affine, error) {
-	if len(b) != PublicKeySize {
-		return curve.G1Affine{}, wrapf(ErrInvalidLength, "G1 point of %d bytes", len(b))
-	}
-	var in [PublicKeySize]byte
-	copy(in[:], b)
 	var p curve.G1Affine
-	if err := decodeErr(p.SetCompressed(&in)); err != nil {
-		return curve.G1Affine{}, wrapf(err, "G1 point")
-	}
-	if !p.IsInfinity() && !p.InG1() {
-		return curve.G1Affine{}, wrapf(ErrNotInSubgroup, "G1 point")
-	}
-	return p, nil
+	decode := func(b []byte) curve.DecodeResult { return p.SetCompressed((*[PublicKeySize]byte)(b)) }
+	return deserialize(b, PublicKeySize, "G1 point", &p, decode, p.InG1, p.IsInfinity)
 }
 
 // deserializeG2 is [DeserializeG2] with the decoded point.
 func deserializeG2(b []byte) (curve.G2Affine, error) {
-	if len(b) != SignatureSize {
-		return curve.G2Affine{}, wrapf(ErrInvalidLength, "G2 point of %d bytes", len(b))
-	}
-	var in [SignatureSize]byte
-	copy(in[:], b)
 	var p curve.G2Affine
-	if err := decodeErr(p.SetCompressed(&in)); err != nil {
-		return curve.G2Affine{}, wrapf(err, "G2 point")
+	decode := func(b []byte) curve.DecodeResult { return p.SetCompressed((*[SignatureSize]byte)(b)) }
+	return deserialize(b, SignatureSize, "G2 point", &p, decode, p.InG2, p.IsInfinity)
+}
+
+// deserialize checks b's size, decodes it into *p and checks the subgroup
+// of the point decoded, unless it is the point at infinity. On error it
+// returns the zero point.
+func deserialize[A any](b []byte, size int, what string, p *A, decode func([]byte) curve.DecodeResult, inGroup, isInfinity func() bool) (A, error) {
+	var zero A
+	if len(b) != size {
+		return zero, wrapf(ErrInvalidLength, "%s of %d bytes", what, len(b))
 	}
-	if !p.IsInfinity() && !p.InG2() {
-		return curve.G2Affine{}, wrapf(ErrNotInSubgroup, "G2 point")
+	if err := decodeErr(decode(b)); err != nil {
+		return zero, wrapf(err, "%s", what)
 	}
-	return p, nil
+	if !isInfinity() && !inGroup() {
+		return zero, wrapf(ErrNotInSubgroup, "%s", what)
+	}
+	return *p, nil
 }

@@ -11,22 +11,21 @@ type KeySum struct{ p curve.G1 }
 
 // Add adds the keys, summed with batch-affine addition (one shared
 // inversion). A nil or zero key is an error and leaves s unchanged.
-func (s *KeySum) Add(pks []*PublicKey) error {
-	sum, err := sumKeysOrNone(pks)
-	if err != nil {
-		return err
-	}
-	s.p.Add(&sum)
-	return nil
-}
+func (s *KeySum) Add(pks []*PublicKey) error { return s.addSigned(pks, false) }
 
 // Sub subtracts the keys, as Add adds them.
-func (s *KeySum) Sub(pks []*PublicKey) error {
+func (s *KeySum) Sub(pks []*PublicKey) error { return s.addSigned(pks, true) }
+
+// addSigned adds the sum of pks, negated if neg.
+func (s *KeySum) addSigned(pks []*PublicKey, neg bool) error {
 	sum, err := sumKeysOrNone(pks)
 	if err != nil {
 		return err
 	}
-	s.p.Sub(&sum)
+	if neg {
+		sum.Neg()
+	}
+	s.p.Add(&sum)
 	return nil
 }
 

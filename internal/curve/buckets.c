@@ -1,42 +1,7 @@
 // Batch-affine bucket accumulation for attpool's verifier: see buckets.go.
-// The blst declarations repeat blst.h of blst v0.3.17; the symbols are linked
-// from the blst Go package.
-#include <stddef.h>
-#include <stdbool.h>
+// The blst declarations are blst_copy.h's.
 #include <string.h>
-typedef unsigned char byte;
-typedef unsigned long long limb_t;
-typedef struct { limb_t l[6]; } blst_fp;
-typedef struct { blst_fp fp[2]; } blst_fp2;
-typedef struct { blst_fp x, y, z; } blst_p1;
-typedef struct { blst_fp x, y; } blst_p1_affine;
-typedef struct { blst_fp2 x, y, z; } blst_p2;
-typedef struct { blst_fp2 x, y; } blst_p2_affine;
-
-void blst_fp_add(blst_fp *ret, const blst_fp *a, const blst_fp *b);
-void blst_fp_sub(blst_fp *ret, const blst_fp *a, const blst_fp *b);
-void blst_fp_mul(blst_fp *ret, const blst_fp *a, const blst_fp *b);
-void blst_fp_sqr(blst_fp *ret, const blst_fp *a);
-void blst_fp_mul_by_3(blst_fp *ret, const blst_fp *a);
-void blst_fp_eucl_inverse(blst_fp *ret, const blst_fp *a);
-void blst_fp2_add(blst_fp2 *ret, const blst_fp2 *a, const blst_fp2 *b);
-void blst_fp2_sub(blst_fp2 *ret, const blst_fp2 *a, const blst_fp2 *b);
-void blst_fp2_mul(blst_fp2 *ret, const blst_fp2 *a, const blst_fp2 *b);
-void blst_fp2_sqr(blst_fp2 *ret, const blst_fp2 *a);
-void blst_fp2_mul_by_3(blst_fp2 *ret, const blst_fp2 *a);
-void blst_fp2_eucl_inverse(blst_fp2 *ret, const blst_fp2 *a);
-void blst_p1_add_or_double(blst_p1 *out, const blst_p1 *a, const blst_p1 *b);
-void blst_p1_add_or_double_affine(blst_p1 *out, const blst_p1 *a, const blst_p1_affine *b);
-void blst_p2_add_or_double(blst_p2 *out, const blst_p2 *a, const blst_p2 *b);
-void blst_p2_add_or_double_affine(blst_p2 *out, const blst_p2 *a, const blst_p2_affine *b);
-
-// The copies above have buckets.h's sizes, which buckets.go checks against
-// the bindings' (blst.h's).
 #include "buckets.h"
-_Static_assert(sizeof(blst_p1) == sizeof(attpool_p1), "blst_p1 copy differs from buckets.h");
-_Static_assert(sizeof(blst_p2) == sizeof(attpool_p2), "blst_p2 copy differs from buckets.h");
-_Static_assert(sizeof(blst_p1_affine) == 2 * sizeof(attpool_fp), "blst_p1_affine copy");
-_Static_assert(sizeof(blst_p2_affine) == 2 * sizeof(attpool_fp2), "blst_p2_affine copy");
 
 #define NB 169 // 13*13 buckets
 
@@ -160,9 +125,9 @@ static void T##_pair_round(T *H1, T *H2, T *pts, size_t *cnt, T *res, size_t nre
 DEFINE_PAIR(blst_p2, blst_p2_affine)
 DEFINE_PAIR(blst_p1, blst_p1_affine)
 
-void attpool_p2_pair_round(attpool_p2 *H1, attpool_p2 *H2, attpool_p2 *pts, size_t *cnt, attpool_p2 *res, size_t nres) {
-	blst_p2_pair_round((blst_p2 *)H1, (blst_p2 *)H2, (blst_p2 *)pts, cnt, (blst_p2 *)res, nres);
-}
-void attpool_p1_pair_round(attpool_p1 *H1, attpool_p1 *H2, attpool_p1 *pts, size_t *cnt, attpool_p1 *res, size_t nres) {
-	blst_p1_pair_round((blst_p1 *)H1, (blst_p1 *)H2, (blst_p1 *)pts, cnt, (blst_p1 *)res, nres);
+void attpool_pair_round(bool g2, void *H1, void *H2, void *pts, size_t *cnt, void *res, size_t nres) {
+	if (g2)
+		blst_p2_pair_round(H1, H2, pts, cnt, res, nres);
+	else
+		blst_p1_pair_round(H1, H2, pts, cnt, res, nres);
 }

@@ -19,19 +19,26 @@ package curve
 import "C"
 
 import (
+	"errors"
+	"fmt"
 	"unsafe"
 
 	blst "github.com/supranational/blst/bindings/go"
 )
 
-// buckets.h's point types have the sizes of blst's (a difference is a
-// compile error).
+// The digit rounds' input errors (wrapped; test with [errors.Is]): digit
+// slices of another length than the points, a nil point or a digit not below
+// 13, the point at infinity (which the formulas exclude).
 var (
-	_ [unsafe.Sizeof(C.attpool_p1{}) - unsafe.Sizeof(blst.P1{})]struct{}
-	_ [unsafe.Sizeof(blst.P1{}) - unsafe.Sizeof(C.attpool_p1{})]struct{}
-	_ [unsafe.Sizeof(C.attpool_p2{}) - unsafe.Sizeof(blst.P2{})]struct{}
-	_ [unsafe.Sizeof(blst.P2{}) - unsafe.Sizeof(C.attpool_p2{})]struct{}
+	ErrInvalidLength   = errors.New("attpool/curve: invalid length")
+	ErrInvalidArgument = errors.New("attpool/curve: invalid argument")
+	ErrInfinity        = errors.New("attpool/curve: point at infinity")
 )
+
+// wrapf returns err with the formatted context after it.
+func wrapf(err error, format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{err}, args...)...)
+}
 
 // maxRoundPoints bounds the points one C call sorts, and so the scratch a
 // round holds: a larger call is summed in chunks of this many (H1 and H2 are
@@ -60,57 +67,45 @@ type PairRoundScratch struct {
 // the batch-affine formulas exclude it; leave it out, it adds nothing). A
 // nil s uses fresh scratch memory.
 func PairRoundG2(s *PairRoundScratch, pts []*G2Affine, d1, d2 []uint8) (H1, H2 G2, err error) {
-	return pairRound(s, pts, d1, d2, (*PairRoundScratch).roundG2)
+	return pairRound[G2Affine, G2](s, pts, d1, d2, func(s *PairRoundScratch) *[]blst.P2 { return &s.p2 })
 }
 
 // PairRoundG1 is [PairRoundG2] in G1, with the same checks of its inputs.
 func PairRoundG1(s *PairRoundScratch, pts []*G1Affine, d1, d2 []uint8) (H1, H2 G1, err error) {
-	return pairRound(s, pts, d1, d2, (*PairRoundScratch).roundG1)
+	return pairRound[G1Affine, G1](s, pts, d1, d2, func(s *PairRoundScratch) *[]blst.P1 { return &s.p1 })
 }
 
-// pairRound checks the inputs and sums them chunk by chunk with round.
+// pairRound checks the inputs and sums them chunk by chunk, each chunk one
+// C call on the scratch buf picks (A is G1Affine or G2Affine, J its
+// Jacobian form, E J's blst type).
 func pairRound[A G1Affine | G2Affine, J any, PJ interface {
 	*J
 	Add(*J) *J
-}](s *PairRoundScratch, pts []*A, d1, d2 []uint8, round func(*PairRoundScratch, []*A, []uint8, []uint8) (J, J)) (H1, H2 J, err error) {
+}, E blst.P1 | blst.P2](s *PairRoundScratch, pts []*A, d1, d2 []uint8, buf func(*PairRoundScratch) *[]E) (H1, H2 J, err error) {
 	if err := checkRound(pts, d1, d2); err != nil {
 		return H1, H2, err
 	}
 	if s == nil {
 		s = new(PairRoundScratch)
 	}
+	_, g2 := any(pts).([]*G2Affine)
 	for lo := 0; lo < len(pts); lo += maxRoundPoints {
 		hi := min(lo+maxRoundPoints, len(pts))
-		h1, h2 := round(s, pts[lo:hi], d1[lo:hi], d2[lo:hi])
+		var h1, h2 J
+		work, res := sorted(s, buf(s), pts[lo:hi], d1[lo:hi], d2[lo:hi])
+		C.attpool_pair_round(C.bool(g2), unsafe.Pointer(&h1), unsafe.Pointer(&h2),
+			unsafe.Pointer(unsafe.SliceData(work)), &s.cnt[0],
+			unsafe.Pointer(unsafe.SliceData(res)), C.size_t(len(res)))
+		wipe(s, *buf(s))
 		PJ(&H1).Add(&h1)
 		PJ(&H2).Add(&h2)
 	}
 	return H1, H2, nil
 }
 
-// roundG2 is one C call over at most maxRoundPoints points.
-func (s *PairRoundScratch) roundG2(pts []*G2Affine, d1, d2 []uint8) (H1, H2 G2) {
-	work, res := sorted(s, &s.p2, pts, d1, d2)
-	defer wipe(s, s.p2)
-	C.attpool_p2_pair_round((*C.attpool_p2)(unsafe.Pointer(&H1.p)), (*C.attpool_p2)(unsafe.Pointer(&H2.p)),
-		(*C.attpool_p2)(unsafe.Pointer(unsafe.SliceData(work))), &s.cnt[0],
-		(*C.attpool_p2)(unsafe.Pointer(unsafe.SliceData(res))), C.size_t(len(res)))
-	return H1, H2
-}
-
-// roundG1 is roundG2 in G1.
-func (s *PairRoundScratch) roundG1(pts []*G1Affine, d1, d2 []uint8) (H1, H2 G1) {
-	work, res := sorted(s, &s.p1, pts, d1, d2)
-	defer wipe(s, s.p1)
-	C.attpool_p1_pair_round((*C.attpool_p1)(unsafe.Pointer(&H1.p)), (*C.attpool_p1)(unsafe.Pointer(&H2.p)),
-		(*C.attpool_p1)(unsafe.Pointer(unsafe.SliceData(work))), &s.cnt[0],
-		(*C.attpool_p1)(unsafe.Pointer(unsafe.SliceData(res))), C.size_t(len(res)))
-	return H1, H2
-}
-
 // wipe zeroes what a round left in s: the sorted points (buf) and the
 // bucket counts.
-func wipe[J blst.P1 | blst.P2](s *PairRoundScratch, buf []J) {
+func wipe[E blst.P1 | blst.P2](s *PairRoundScratch, buf []E) {
 	clear(buf)
 	clear(s.cnt[:])
 }

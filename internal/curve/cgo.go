@@ -2,14 +2,15 @@ package curve
 
 // This file holds the few blst C entry points that the Go bindings do not
 // expose (decoding with error codes, Jacobian doubling, negation and subgroup
-// checks, a single-threaded multi-Miller loop). The declarations repeat blst.h
-// of blst v0.3.17; the symbols are linked from the blst Go package's own C
-// objects, so the two always come from the same build of blst.
+// checks, a single-threaded multi-Miller loop). The declarations, in
+// blst_copy.h, repeat blst.h of blst v0.3.17; the symbols are linked from the
+// blst Go package's own C objects, so the two always come from the same build
+// of blst.
 //
 // What keeps the copies from drifting (cgo_drift_test.go): the sizes below
 // fail the build if a hand-copied struct differs from the bindings' (which
 // come from the linked blst.h); TestDeclarationsMatchHeaders compares every
-// prototype here and in buckets.c with blst.h and blst_aux.h of the module
+// prototype in blst_copy.h with blst.h and blst_aux.h of the module
 // the build uses; TestBlstVersion reads that version from the build info;
 // TestLinkedSizes asks the linked library for its sizes; and each declared
 // function has a differential test against the bindings. Two symbols come
@@ -20,50 +21,7 @@ package curve
 // outside it.
 
 /*
-#include <stddef.h>
-#include <stdbool.h>
-typedef unsigned char byte;
-typedef unsigned long long limb_t;
-typedef struct { byte b[32]; } blst_scalar;
-typedef struct { limb_t l[6]; } blst_fp;
-typedef struct { blst_fp fp[2]; } blst_fp2;
-typedef struct { blst_fp2 fp2[3]; } blst_fp6;
-typedef struct { blst_fp6 fp6[2]; } blst_fp12;
-typedef struct { blst_fp x, y, z; } blst_p1;
-typedef struct { blst_fp x, y; } blst_p1_affine;
-typedef struct { blst_fp2 x, y, z; } blst_p2;
-typedef struct { blst_fp2 x, y; } blst_p2_affine;
-
-int blst_p1_uncompress(blst_p1_affine *out, const byte in[48]);
-int blst_p2_uncompress(blst_p2_affine *out, const byte in[96]);
-void blst_p2_double(blst_p2 *out, const blst_p2 *a);
-void blst_p1_double(blst_p1 *out, const blst_p1 *a);
-void blst_p2_cneg(blst_p2 *p, bool cbit);
-void blst_p1_cneg(blst_p1 *p, bool cbit);
-bool blst_p2_in_g2(const blst_p2 *p);
-bool blst_p2_is_inf(const blst_p2 *p);
-bool blst_p1_is_inf(const blst_p1 *p);
-bool blst_p2_affine_is_inf(const blst_p2_affine *p);
-bool blst_p1_affine_is_inf(const blst_p1_affine *p);
-void blst_p2_add_or_double(blst_p2 *out, const blst_p2 *a, const blst_p2 *b);
-void blst_p1_add_or_double(blst_p1 *out, const blst_p1 *a, const blst_p1 *b);
-void blst_p2_unchecked_mult(blst_p2 *out, const blst_p2 *p, const byte *scalar, size_t nbits);
-void blst_p1_unchecked_mult(blst_p1 *out, const blst_p1 *p, const byte *scalar, size_t nbits);
-void blst_miller_loop_n(blst_fp12 *ret, const blst_p2_affine *const Qs[], const blst_p1_affine *const Ps[], size_t n);
-void blst_fp12_mul(blst_fp12 *ret, const blst_fp12 *a, const blst_fp12 *b);
-void blst_final_exp(blst_fp12 *ret, const blst_fp12 *f);
-bool blst_fp12_is_one(const blst_fp12 *a);
-bool blst_fp12_is_equal(const blst_fp12 *a, const blst_fp12 *b);
-void blst_fp12_conjugate(blst_fp12 *a);
-void blst_fp12_cyclotomic_sqr(blst_fp12 *ret, const blst_fp12 *a);
-const blst_fp12 *blst_fp12_one(void);
-// From blst_aux.h, for the drift test only: the linked library's sizes.
-size_t blst_p1_sizeof(void);
-size_t blst_p1_affine_sizeof(void);
-size_t blst_p2_sizeof(void);
-size_t blst_p2_affine_sizeof(void);
-size_t blst_fp12_sizeof(void);
-void blst_sign_pk_in_g1(blst_p2 *out_sig, const blst_p2 *hash, const blst_scalar *SK);
+#include "blst_copy.h"
 
 // attpool_gt_exp sets *ret = a^k for a value a of GT (the cyclotomic
 // subgroup, after the final exponentiation) and a little-endian k of nbits
@@ -107,27 +65,19 @@ static void attpool_miller_loop_n(blst_fp12 *ret, const blst_p2_affine *qs,
 	}
 }
 
-// attpool_g2_mul13_add sets *acc = 13*(*acc) + *h (Horner step in base 13).
-static void attpool_g2_mul13_add(blst_p2 *acc, const blst_p2 *h) {
-	blst_p2 a4, a8;
-	blst_p2_double(&a4, acc);
-	blst_p2_double(&a4, &a4);
-	blst_p2_double(&a8, &a4);
-	blst_p2_add_or_double(&a8, &a8, &a4);
-	blst_p2_add_or_double(&a8, &a8, acc);
-	blst_p2_add_or_double(acc, &a8, h);
+// attpool_gN_mul13_add sets *acc = 13*(*acc) + *h (Horner step in base 13).
+#define DEFINE_MUL13_ADD(N, T)                  \
+static void attpool_g##N##_mul13_add(T *acc, const T *h) { \
+	T a4, a8;                                   \
+	T##_double(&a4, acc);                       \
+	T##_double(&a4, &a4);                       \
+	T##_double(&a8, &a4);                       \
+	T##_add_or_double(&a8, &a8, &a4);           \
+	T##_add_or_double(&a8, &a8, acc);           \
+	T##_add_or_double(acc, &a8, h);             \
 }
-
-// attpool_g1_mul13_add sets *acc = 13*(*acc) + *h.
-static void attpool_g1_mul13_add(blst_p1 *acc, const blst_p1 *h) {
-	blst_p1 a4, a8;
-	blst_p1_double(&a4, acc);
-	blst_p1_double(&a4, &a4);
-	blst_p1_double(&a8, &a4);
-	blst_p1_add_or_double(&a8, &a8, &a4);
-	blst_p1_add_or_double(&a8, &a8, acc);
-	blst_p1_add_or_double(acc, &a8, h);
-}
+DEFINE_MUL13_ADD(2, blst_p2)
+DEFINE_MUL13_ADD(1, blst_p1)
 */
 import "C"
 
@@ -137,21 +87,16 @@ import (
 	blst "github.com/supranational/blst/bindings/go"
 )
 
-// The hand-copied structs have the sizes of the bindings' types, which are
-// blst.h's: a difference is a compile error here ("constant overflows").
+// The structs blst_copy.h copies have the sizes of the bindings' types,
+// which are blst.h's: a difference is a compile error here (the negation
+// of a non-zero uintptr constant overflows).
 var (
-	_ [unsafe.Sizeof(C.blst_fp12{}) - unsafe.Sizeof(blst.Fp12{})]struct{}
-	_ [unsafe.Sizeof(blst.Fp12{}) - unsafe.Sizeof(C.blst_fp12{})]struct{}
-	_ [unsafe.Sizeof(C.blst_p1{}) - unsafe.Sizeof(blst.P1{})]struct{}
-	_ [unsafe.Sizeof(blst.P1{}) - unsafe.Sizeof(C.blst_p1{})]struct{}
-	_ [unsafe.Sizeof(C.blst_p2{}) - unsafe.Sizeof(blst.P2{})]struct{}
-	_ [unsafe.Sizeof(blst.P2{}) - unsafe.Sizeof(C.blst_p2{})]struct{}
-	_ [unsafe.Sizeof(C.blst_p1_affine{}) - unsafe.Sizeof(blst.P1Affine{})]struct{}
-	_ [unsafe.Sizeof(blst.P1Affine{}) - unsafe.Sizeof(C.blst_p1_affine{})]struct{}
-	_ [unsafe.Sizeof(C.blst_p2_affine{}) - unsafe.Sizeof(blst.P2Affine{})]struct{}
-	_ [unsafe.Sizeof(blst.P2Affine{}) - unsafe.Sizeof(C.blst_p2_affine{})]struct{}
-	_ [unsafe.Sizeof(C.blst_scalar{}) - unsafe.Sizeof(blst.Scalar{})]struct{}
-	_ [unsafe.Sizeof(blst.Scalar{}) - unsafe.Sizeof(C.blst_scalar{})]struct{}
+	_ [-(unsafe.Sizeof(C.blst_scalar{}) ^ unsafe.Sizeof(blst.Scalar{}))]struct{}
+	_ [-(unsafe.Sizeof(C.blst_fp12{}) ^ unsafe.Sizeof(blst.Fp12{}))]struct{}
+	_ [-(unsafe.Sizeof(C.blst_p1{}) ^ unsafe.Sizeof(blst.P1{}))]struct{}
+	_ [-(unsafe.Sizeof(C.blst_p1_affine{}) ^ unsafe.Sizeof(blst.P1Affine{}))]struct{}
+	_ [-(unsafe.Sizeof(C.blst_p2{}) ^ unsafe.Sizeof(blst.P2{}))]struct{}
+	_ [-(unsafe.Sizeof(C.blst_p2_affine{}) ^ unsafe.Sizeof(blst.P2Affine{}))]struct{}
 )
 
 // linkedSizes returns the sizes of blst_p1, blst_p1_affine, blst_p2,

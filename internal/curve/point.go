@@ -150,24 +150,24 @@ func (p *G1) Mul13Add(h *G1) *G1 { p1Mul13Add(&p.p, &h.p); return p }
 // too). Only the first nbits bits of k are read, and no more than k holds;
 // nbits <= 0 gives the identity.
 func (p *G2) Mul(k []byte, nbits int) *G2 {
-	nbits = min(nbits, 8*len(k))
-	if nbits <= 0 {
-		*p = G2{}
-		return p
-	}
-	p2Mult(&p.p, &p.p, k, nbits)
-	return p
+	return mulBits(p, k, nbits, func(n int) { p2Mult(&p.p, &p.p, k, n) })
 }
 
 // Mul sets p = k*p for a little-endian scalar k of nbits bits and returns
 // p, as [G2.Mul].
 func (p *G1) Mul(k []byte, nbits int) *G1 {
+	return mulBits(p, k, nbits, func(n int) { p1Mult(&p.p, &p.p, k, n) })
+}
+
+// mulBits is G1.Mul and G2.Mul: the identity for no bits, else mult of the
+// bits k holds.
+func mulBits[J any](p *J, k []byte, nbits int, mult func(nbits int)) *J {
 	nbits = min(nbits, 8*len(k))
 	if nbits <= 0 {
-		*p = G1{}
+		*p = *new(J)
 		return p
 	}
-	p1Mult(&p.p, &p.p, k, nbits)
+	mult(nbits)
 	return p
 }
 
@@ -212,31 +212,36 @@ func SumG1(points []*G1Affine) G1 {
 // large multiplication over GOMAXPROCS goroutines of its own, joined before
 // it returns.
 func MultiExpG1(points []*G1Affine, scalars []byte, nbits int) G1 {
-	nbytes := (nbits + 7) / 8
-	if nbits <= 0 || len(points) == 0 || len(scalars) < len(points)*nbytes {
-		return G1{}
-	}
-	if len(points) == 1 {
-		q := points[0].Jacobian()
-		return *q.Mul(scalars[:nbytes], nbits)
-	}
-	ps := unsafe.Slice((**blst.P1Affine)(unsafe.Pointer(&points[0])), len(points))
-	return G1{p: *blst.P1AffinesMult(ps, scalars, nbits)}
+	return multiExp(points, scalars, nbits, func(ps []*blst.P1Affine) G1 {
+		return G1{p: *blst.P1AffinesMult(ps, scalars, nbits)}
+	})
 }
 
 // MultiExpG2 returns sum_i k_i*points[i], as [MultiExpG1]. The points must
 // be in G2 for the result to be defined as a plain sum of products.
 func MultiExpG2(points []*G2Affine, scalars []byte, nbits int) G2 {
+	return multiExp(points, scalars, nbits, func(ps []*blst.P2Affine) G2 {
+		return G2{p: *blst.P2AffinesMult(ps, scalars, nbits)}
+	})
+}
+
+// multiExp is MultiExpG1 and MultiExpG2: the checks and one point's case
+// here, Pippenger (pippenger, over the points as blst's type B) for more.
+func multiExp[A interface{ Jacobian() J }, J any, PJ interface {
+	*J
+	Mul([]byte, int) *J
+}, B any](points []A, scalars []byte, nbits int, pippenger func([]B) J) J {
+	var zero J
 	nbytes := (nbits + 7) / 8
 	if nbits <= 0 || len(points) == 0 || len(scalars) < len(points)*nbytes {
-		return G2{}
+		return zero
 	}
 	if len(points) == 1 {
 		q := points[0].Jacobian()
-		return *q.Mul(scalars[:nbytes], nbits)
+		return *PJ(&q).Mul(scalars[:nbytes], nbits)
 	}
-	ps := unsafe.Slice((**blst.P2Affine)(unsafe.Pointer(&points[0])), len(points))
-	return G2{p: *blst.P2AffinesMult(ps, scalars, nbits)}
+	// *G1Affine is a *blst.P1Affine, *G2Affine a *blst.P2Affine.
+	return pippenger(unsafe.Slice((*B)(unsafe.Pointer(&points[0])), len(points)))
 }
 
 // BatchAffineG1 converts many G1 points to affine with one shared inversion.
