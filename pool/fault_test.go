@@ -493,6 +493,7 @@ func TestFaultCancelMidBatch(t *testing.T) {
 		}
 	}
 	rounds := 4
+	limit := patience(t)
 	if raceEnabled || testing.Short() {
 		rounds = 2
 	}
@@ -519,7 +520,7 @@ func TestFaultCancelMidBatch(t *testing.T) {
 				ctx, cancel := context.WithTimeout(context.Background(), d)
 				defer cancel()
 				s.c = m.submit(ctx, p)
-				s.res = faultWait(t, s.c, 10*time.Second, "mid-batch cancel")
+				s.res = faultWait(t, s.c, limit, "mid-batch cancel")
 			})
 			if i%4 == 0 { // a copy without deadline
 				cp := &sub{msg: i, copy: true}
@@ -528,7 +529,7 @@ func TestFaultCancelMidBatch(t *testing.T) {
 				mu.Unlock()
 				wg.Go(func() {
 					cp.c = m.submit(context.Background(), p)
-					cp.res = faultWait(t, cp.c, 10*time.Second, "copy")
+					cp.res = faultWait(t, cp.c, limit, "copy")
 				})
 			}
 		}
@@ -582,6 +583,7 @@ func TestFaultCloseDuringFlood(t *testing.T) {
 	checkLeaks(t)
 	e, msgs := faultEnv(t)
 	per := 200
+	limit := patience(t)
 	if raceEnabled || testing.Short() {
 		per = 60
 	}
@@ -604,7 +606,7 @@ func TestFaultCloseDuringFlood(t *testing.T) {
 					subs[w] = append(subs[w], sub{msg: i, c: msgs[i].submit(context.Background(), p)})
 				}
 				for k := range subs[w] {
-					subs[w][k].res = faultWait(t, subs[w][k].c, 20*time.Second, "close during flood")
+					subs[w][k].res = faultWait(t, subs[w][k].c, limit, "close during flood")
 				}
 			})
 		}

@@ -286,7 +286,7 @@ func (e *gsEnv) run(msgs []gsMsg) {
 		e.t.Fatal(err)
 	}
 	defer p.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), patience(e.t))
 	defer cancel()
 	for i, m := range msgs {
 		e.clock.Set(gsGenesis.Add(time.Duration(m.ms) * time.Millisecond))

@@ -214,21 +214,34 @@ func (e *env) pool(cfg Config) *Pool {
 	return p
 }
 
+// patience is how long a test in real time waits for what only a hung
+// pool would withhold (a verdict, a drained queue, goroutines on their way
+// out): what the test binary's -timeout leaves, less a margin for the
+// test's own failure message, or ten minutes without a deadline
+// (benchmarks, -timeout 0). A slow or loaded machine is never failed by it;
+// a hang fails with the test's message rather than the timeout's panic. In
+// a synctest bubble (where T.Deadline must not be called) waits pass in
+// fake time and need none of this.
+func patience(tb testing.TB) time.Duration {
+	if t, ok := tb.(interface{ Deadline() (time.Time, bool) }); ok {
+		if d, ok := t.Deadline(); ok {
+			return max(time.Until(d)-5*time.Second, time.Second)
+		}
+	}
+	return 10 * time.Minute
+}
+
 // checkLeaks fails t if goroutines started during the test outlive it: a
 // goroutine running this module's code at cleanup (after the test's pools
 // are closed) that did not run before the test is a leak. Close waits for
 // what a pool started, so such goroutines can only be on their way out: the
-// check waits for them as long as a minute (or the test binary's -timeout)
-// allows, so a slow or loaded machine does not fail it, and it names the
-// goroutines it finds. Tests in a synctest bubble need no checkLeaks: the
-// bubble fails a test whose goroutines outlive it.
+// check waits for them with patience, so a slow or loaded machine does not
+// fail it, and it names the goroutines it finds. Tests in a synctest bubble
+// need no checkLeaks: the bubble fails a test whose goroutines outlive it.
 func checkLeaks(t *testing.T) {
 	before := moduleGoroutines()
 	t.Cleanup(func() {
-		limit := time.Now().Add(time.Minute)
-		if d, ok := t.Deadline(); ok && d.Add(-5*time.Second).Before(limit) {
-			limit = d.Add(-5 * time.Second)
-		}
+		limit := time.Now().Add(patience(t))
 		for {
 			var leaked []string
 			for id, stack := range moduleGoroutines() {
