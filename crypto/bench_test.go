@@ -39,7 +39,7 @@ func BenchmarkCrypto(b *testing.B) {
 	b.Run("InG2", func(b *testing.B) {
 		for b.Loop() {
 			if !sig.InG2() {
-				b.Fatal("not in curve.G2")
+				b.Fatal("not in G2")
 			}
 		}
 	})
@@ -55,14 +55,14 @@ func BenchmarkCrypto(b *testing.B) {
 			}
 		}
 	})
-	b.Run("curve.HashToG2", func(b *testing.B) {
+	b.Run("HashToG2", func(b *testing.B) {
 		for b.Loop() {
 			curve.HashToG2(msg, []byte(dst))
 		}
 	})
 
 	pts512 := ptrs(g2Points(512, 40))
-	b.Run("curve.SumG2/n=512", func(b *testing.B) {
+	b.Run("SumG2/n=512", func(b *testing.B) {
 		for b.Loop() {
 			curve.SumG2(pts512)
 		}
@@ -79,12 +79,12 @@ func BenchmarkCrypto(b *testing.B) {
 		g1 := ptrs(g1Points(n, 42))
 		g2 := pts512[:n]
 		sc := scalars64(rng, n)
-		b.Run("curve.MultiExpG1/64bit/n="+itoa(n), func(b *testing.B) {
+		b.Run("MultiExpG1/64bit/n="+itoa(n), func(b *testing.B) {
 			for b.Loop() {
 				curve.MultiExpG1(g1, sc, 64)
 			}
 		})
-		b.Run("curve.MultiExpG2/64bit/n="+itoa(n), func(b *testing.B) {
+		b.Run("MultiExpG2/64bit/n="+itoa(n), func(b *testing.B) {
 			for b.Loop() {
 				curve.MultiExpG2(g2, sc, 64)
 			}
@@ -97,7 +97,7 @@ func BenchmarkCrypto(b *testing.B) {
 	h := curve.HashToG2(msg, []byte(dst))
 	ps := []curve.G1Affine{*pk.point(), negG}
 	qs := []curve.G2Affine{h, *sig.point()}
-	b.Run("curve.MillerLoop/pairs=2", func(b *testing.B) {
+	b.Run("MillerLoop/pairs=2", func(b *testing.B) {
 		for b.Loop() {
 			curve.MillerLoop(ps, qs)
 		}
@@ -110,7 +110,7 @@ func BenchmarkCrypto(b *testing.B) {
 			}
 		}
 	})
-	b.Run("curve.BatchAffineG1/n=512", func(b *testing.B) {
+	b.Run("BatchAffineG1/n=512", func(b *testing.B) {
 		js := make([]curve.G1, 512)
 		for i, p := range g1Points(512, 43) {
 			js[i] = p.Jacobian()

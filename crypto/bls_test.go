@@ -87,13 +87,13 @@ func TestVerifyRejectsOutsideG2(t *testing.T) {
 		t.Fatal("bad - sig is not of order 13")
 	}
 	if Verify(pk, msg, dec) {
-		t.Error("Verify accepted a signature outside curve.G2")
+		t.Error("Verify accepted a signature outside G2")
 	}
 	if FastAggregateVerify([]*PublicKey{pk}, msg, dec) || EthFastAggregateVerify([]*PublicKey{pk}, msg, dec) {
-		t.Error("FastAggregateVerify accepted a signature outside curve.G2")
+		t.Error("FastAggregateVerify accepted a signature outside G2")
 	}
 	if AggregateVerify([]*PublicKey{pk}, [][]byte{msg}, dec) {
-		t.Error("AggregateVerify accepted a signature outside curve.G2")
+		t.Error("AggregateVerify accepted a signature outside G2")
 	}
 }
 
@@ -350,7 +350,7 @@ func TestPublicKeyAndSignatureAccessors(t *testing.T) {
 		t.Error("Signature.IsInfinity")
 	}
 	if !new(Signature).InG2() {
-		t.Error("infinity is in curve.G2")
+		t.Error("infinity is in G2")
 	}
 }
 
@@ -364,7 +364,7 @@ func TestHashToG2(t *testing.T) {
 		"0503921d7f6a12805e72940b963c0cf3471c7b2a524950ca195d11062ee75ec076daf2d4bc358c4b190c0c98064fdd92" //  y.c0
 	h := curve.HashToG2(nil, quux)
 	if u := h.Uncompressed(); !bytes.Equal(u[:], mustHex(t, want)) {
-		t.Errorf("curve.HashToG2(\"\") = %x\nwant %s", u, want)
+		t.Errorf("HashToG2(\"\") = %x\nwant %s", u, want)
 	}
 	if u := HashToCurveG2(nil, quux); !bytes.Equal(u[:], mustHex(t, want)) {
 		t.Errorf("HashToCurveG2(\"\") = %x\nwant %s", u, want)
@@ -373,9 +373,9 @@ func TestHashToG2(t *testing.T) {
 	// Domain separation and message both matter.
 	a, b, c := curve.HashToG2([]byte("m"), []byte(dst)), curve.HashToG2([]byte("m"), quux), curve.HashToG2([]byte("n"), []byte(dst))
 	if a.Equal(&b) || a.Equal(&c) {
-		t.Error("curve.HashToG2 collides")
+		t.Error("HashToG2 collides")
 	}
 	if a2 := curve.HashToG2([]byte("m"), []byte(dst)); !a.Equal(&a2) {
-		t.Error("curve.HashToG2 is not deterministic")
+		t.Error("HashToG2 is not deterministic")
 	}
 }

@@ -42,7 +42,7 @@ func TestPublicKeyFromBlst(t *testing.T) {
 	_, err = PublicKeyFromBlst(nil)
 	checkErr(t, err, ErrInvalidEncoding)
 
-	// On the curve, outside curve.G1.
+	// On the curve, outside G1.
 	checkErr(t, adaptNotInG1(t), ErrNotInSubgroup)
 
 	// Off the curve: a valid point with one bit of its y coordinate flipped
@@ -54,7 +54,7 @@ func TestPublicKeyFromBlst(t *testing.T) {
 	checkErr(t, err, ErrNotOnCurve)
 }
 
-// adaptNotInG1 adapts a curve point outside curve.G1 (decompressed by blst, which
+// adaptNotInG1 adapts a curve point outside G1 (decompressed by blst, which
 // does not check the subgroup) and returns the error.
 func adaptNotInG1(t *testing.T) error {
 	rng := newRand(5)

@@ -37,7 +37,7 @@ func withFlags(b []byte, flags byte) []byte {
 }
 
 // offCurveG1 returns the compressed encoding of the smallest x with no
-// point on the curve.G1 curve, checked with math/big (x^3+4 is not a square mod p).
+// point on the G1 curve, checked with math/big (x^3+4 is not a square mod p).
 func offCurveG1(t testing.TB) []byte {
 	t.Helper()
 	for x := int64(1); x < 100; x++ {
@@ -48,12 +48,12 @@ func offCurveG1(t testing.TB) []byte {
 			return withFlags(fpBytes(bx), 0x80)
 		}
 	}
-	t.Fatal("no x off the curve.G1 curve below 100")
+	t.Fatal("no x off the G1 curve below 100")
 	return nil
 }
 
 // offCurveG2 returns the compressed encoding of an x = c0 (c1 = 0) with no
-// point on the curve.G2 curve: x^3 + 4(1+i) is not a square in Fp2, that is its
+// point on the G2 curve: x^3 + 4(1+i) is not a square in Fp2, that is its
 // norm is not a square in Fp.
 func offCurveG2(t testing.TB) []byte {
 	t.Helper()
@@ -70,7 +70,7 @@ func offCurveG2(t testing.TB) []byte {
 			return b
 		}
 	}
-	t.Fatal("no x off the curve.G2 curve below 100")
+	t.Fatal("no x off the G2 curve below 100")
 	return nil
 }
 
@@ -107,7 +107,7 @@ func TestSecretKeyFromBytes(t *testing.T) {
 	}
 	h := curve.HashToG2([]byte("m"), []byte(dst))
 	if s := Sign(sk1, []byte("m")); !s.point().Equal(&h) {
-		t.Error("Sign with key 1 is not curve.HashToG2")
+		t.Error("Sign with key 1 is not HashToG2")
 	}
 
 	for _, n := range []int{0, 1, 31, 33, 48} {
@@ -244,7 +244,7 @@ func TestPublicKeyFromBytes(t *testing.T) {
 	}
 }
 
-// A random x on the curve is almost never in curve.G1 (cofactor about 2^126).
+// A random x on the curve is almost never in G1 (cofactor about 2^126).
 func TestPublicKeyRandomCurvePointNotInG1(t *testing.T) {
 	rng := newRand(3)
 	found := 0
@@ -306,7 +306,7 @@ func signatureCases(t testing.TB) []sigCase {
 		{"valid negated", withFlags(valid[:], valid[0]&0xe0^0x20), nil, nil},
 		{"generator", mustHex(t, g2GeneratorHex), nil, nil},
 		{"infinity", infinityBytes(96), nil, nil},
-		{"outside curve.G2 (sig + order-13 T)", outside[:], ErrNotInSubgroup, nil},
+		{"outside G2 (sig + order-13 T)", outside[:], ErrNotInSubgroup, nil},
 		{"infinity with sign bit", withFlags(infinityBytes(96), 0xe0), ErrInvalidEncoding, ErrInvalidEncoding},
 		{"infinity with non-zero x.c0", infNonZero, ErrInvalidEncoding, ErrInvalidEncoding},
 		{"infinity with non-zero x.c1", infNonZeroC1, ErrInvalidEncoding, ErrInvalidEncoding},

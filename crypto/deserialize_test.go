@@ -83,11 +83,11 @@ func TestDeserializeUpstreamCases(t *testing.T) {
 	}
 	for name, c := range g1 {
 		if len(c.in) != 2*PublicKeySize {
-			t.Fatalf("curve.G1 %s: %d hex digits", name, len(c.in))
+			t.Fatalf("G1 %s: %d hex digits", name, len(c.in))
 		}
 		err := DeserializeG1(mustHex(t, c.in))
 		if (err == nil) != c.want {
-			t.Errorf("curve.G1 %s: err %v, want success %v", name, err, c.want)
+			t.Errorf("G1 %s: err %v, want success %v", name, err, c.want)
 		}
 	}
 	g2 := map[string]struct {
@@ -106,11 +106,11 @@ func TestDeserializeUpstreamCases(t *testing.T) {
 	}
 	for name, c := range g2 {
 		if len(c.in) != 2*SignatureSize {
-			t.Fatalf("curve.G2 %s: %d hex digits", name, len(c.in))
+			t.Fatalf("G2 %s: %d hex digits", name, len(c.in))
 		}
 		err := DeserializeG2(mustHex(t, c.in))
 		if (err == nil) != c.want {
-			t.Errorf("curve.G2 %s: err %v, want success %v", name, err, c.want)
+			t.Errorf("G2 %s: err %v, want success %v", name, err, c.want)
 		}
 	}
 	// The point at infinity deserializes but is not a public key.

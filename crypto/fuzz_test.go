@@ -120,9 +120,9 @@ func FuzzSignatureSetBytesNoSubgroupCheck(f *testing.F) {
 		if s.InG2() != (errS == nil) {
 			t.Fatalf("InG2 %v but SignatureFromBytes: %v", s.InG2(), errS)
 		}
-		// The verifiers never accept a point outside curve.G2, whatever the key.
+		// The verifiers never accept a point outside G2, whatever the key.
 		if !s.InG2() && Verify(interopKey(t, 0).PublicKey(), in, &s) {
-			t.Fatal("Verify accepted a point outside curve.G2")
+			t.Fatal("Verify accepted a point outside G2")
 		}
 	})
 }

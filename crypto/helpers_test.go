@@ -173,7 +173,7 @@ func onTwist(x, y fp2) bool {
 }
 
 // mulByOrder returns r*p with blst's generic ladder (r is not below r, so
-// blst cannot take its endomorphism shortcut): the identity iff p is in curve.G2.
+// blst cannot take its endomorphism shortcut): the identity iff p is in G2.
 func mulByOrder(p *curve.G2Affine) curve.G2 {
 	k, n := leScalar(groupR)
 	q := p.Jacobian()
@@ -218,7 +218,7 @@ func checkEncodingG2(t testing.TB, s *Signature) {
 	}
 }
 
-// checkOnCurveInG2 asserts every invariant of a signature in curve.G2.
+// checkOnCurveInG2 asserts every invariant of a signature in G2.
 func checkOnCurveInG2(t testing.TB, s *Signature) {
 	t.Helper()
 	checkEncodingG2(t, s)
@@ -235,20 +235,20 @@ func checkOnCurveInG2(t testing.TB, s *Signature) {
 	}
 }
 
-// checkOnCurveNotInG2 asserts that s is on the curve but outside curve.G2.
+// checkOnCurveNotInG2 asserts that s is on the curve but outside G2.
 func checkOnCurveNotInG2(t testing.TB, s *Signature) {
 	t.Helper()
 	checkEncodingG2(t, s)
 	if s.IsInfinity() || s.InG2() || s.point().InG2() {
-		t.Fatalf("point %x: want outside curve.G2", s.Bytes())
+		t.Fatalf("point %x: want outside G2", s.Bytes())
 	}
 	if q := mulByOrder(s.point()); q.IsInfinity() {
-		t.Fatalf("point %x: r*s is the identity, so it is in curve.G2", s.Bytes())
+		t.Fatalf("point %x: r*s is the identity, so it is in G2", s.Bytes())
 	}
 }
 
 // checkPublicKey asserts the invariants of a PublicKey: KeyValidate holds
-// (not infinity, in curve.G1), flags are right and the encoding round-trips.
+// (not infinity, in G1), flags are right and the encoding round-trips.
 func checkPublicKey(t testing.TB, pk *PublicKey) {
 	t.Helper()
 	b := pk.Bytes()
@@ -269,7 +269,7 @@ func checkPublicKey(t testing.TB, pk *PublicKey) {
 	}
 }
 
-// randomCurvePoint returns a point of the curve.G2 curve that is (with
+// randomCurvePoint returns a point of the G2 curve that is (with
 // overwhelming probability) outside G2: random x bytes with the compression
 // flag, decoded without the subgroup check until one decodes.
 func randomCurvePoint(t testing.TB, rng *rand.Rand) *Signature {
@@ -287,7 +287,7 @@ func randomCurvePoint(t testing.TB, rng *rand.Rand) *Signature {
 	return nil
 }
 
-// order13Point returns a point T of order 13 of the curve.G2 curve.
+// order13Point returns a point T of order 13 of the G2 
 //
 // The curve group has order h2*r with 13^2 | h2. Its 13-part is not cyclic
 // (it is Z/13 x Z/13: every point is killed by h2*r/13, see
@@ -316,7 +316,7 @@ func order13Point(t testing.TB, rng *rand.Rand) curve.G2 {
 }
 
 // outsideG2Signature returns sig + T for T of order 13: a curve point
-// outside curve.G2 that shifts a valid signature.
+// outside G2 that shifts a valid signature.
 func outsideG2Signature(t testing.TB, sig *Signature, rng *rand.Rand) *Signature {
 	t.Helper()
 	T := order13Point(t, rng)

@@ -26,19 +26,19 @@ func BenchmarkPairRound(b *testing.B) {
 		perPoint := func(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n)/1000, "µs/pt")
 		}
-		b.Run(fmt.Sprintf("curve.G2/n=%d", n), func(b *testing.B) {
+		b.Run(fmt.Sprintf("G2/n=%d", n), func(b *testing.B) {
 			for b.Loop() {
 				_, _, _ = curve.PairRoundG2(&s, pts2, d1, d2)
 			}
 			perPoint(b)
 		})
-		b.Run(fmt.Sprintf("curve.G1/n=%d", n), func(b *testing.B) {
+		b.Run(fmt.Sprintf("G1/n=%d", n), func(b *testing.B) {
 			for b.Loop() {
 				_, _, _ = curve.PairRoundG1(&s, pts1, d1, d2)
 			}
 			perPoint(b)
 		})
-		b.Run(fmt.Sprintf("curve.SumG2/n=%d", n), func(b *testing.B) {
+		b.Run(fmt.Sprintf("SumG2/n=%d", n), func(b *testing.B) {
 			for b.Loop() {
 				curve.SumG2(pts2)
 			}

@@ -7,9 +7,9 @@ import (
 	"github.com/attpool/attpool/internal/curve"
 )
 
-// TestPairRound checks curve.PairRoundG2 and curve.PairRoundG1 against Mul: H1 = sum
+// TestPairRound checks PairRoundG2 and PairRoundG1 against Mul: H1 = sum
 // d1[k]*P_k and H2 = sum d2[k]*P_k, with repeated points (doublings inside a
-// bucket), cancelling pairs, zero digits and, in curve.G2, points outside curve.G2 (the
+// bucket), cancelling pairs, zero digits and, in G2, points outside G2 (the
 // verifier's subgroup rounds run on unchecked signatures).
 func TestPairRound(t *testing.T) {
 	rng := newRand(50)
@@ -67,7 +67,7 @@ func TestPairRound(t *testing.T) {
 				w2.Add(b.Mul([]byte{d2[k]}, 4))
 			}
 			if !h1.Equal(&w1) || !h2.Equal(&w2) {
-				t.Errorf("curve.PairRoundG2, %d points: H1 ok %v, H2 ok %v", n, h1.Equal(&w1), h2.Equal(&w2))
+				t.Errorf("PairRoundG2, %d points: H1 ok %v, H2 ok %v", n, h1.Equal(&w1), h2.Equal(&w2))
 			}
 		}
 		if n <= len(pts1) {
@@ -82,18 +82,18 @@ func TestPairRound(t *testing.T) {
 				w2.Add(b.Mul([]byte{d2[k]}, 4))
 			}
 			if !h1.Equal(&w1) || !h2.Equal(&w2) {
-				t.Errorf("curve.PairRoundG1, %d points: H1 ok %v, H2 ok %v", n, h1.Equal(&w1), h2.Equal(&w2))
+				t.Errorf("PairRoundG1, %d points: H1 ok %v, H2 ok %v", n, h1.Equal(&w1), h2.Equal(&w2))
 			}
 		}
 	}
-	// A point outside curve.G2 with a non-zero digit makes the round sum leave curve.G2
+	// A point outside G2 with a non-zero digit makes the round sum leave G2
 	// unless its digit is 0 mod 13 (here: the order-13 point alone).
 	h1, h2, err := curve.PairRoundG2(&scratch, []*curve.G2Affine{&g2[0], &TA}, []uint8{3, 5}, []uint8{4, 0})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if h1.InG2() || !h2.InG2() {
-		t.Errorf("order-13 point: H1 in curve.G2 %v (want false), H2 in curve.G2 %v (want true)", h1.InG2(), h2.InG2())
+		t.Errorf("order-13 point: H1 in G2 %v (want false), H2 in G2 %v (want true)", h1.InG2(), h2.InG2())
 	}
 }
 
@@ -125,10 +125,10 @@ func TestPairRoundInputs(t *testing.T) {
 	}
 	for _, c := range cases {
 		if _, _, err := curve.PairRoundG2(nil, c.p2, c.d1, c.d2); !errors.Is(err, c.want) {
-			t.Errorf("curve.G2, %s: error %v, want %v", c.name, err, c.want)
+			t.Errorf("G2, %s: error %v, want %v", c.name, err, c.want)
 		}
 		if _, _, err := curve.PairRoundG1(nil, c.p1, c.d1, c.d2); !errors.Is(err, c.want) {
-			t.Errorf("curve.G1, %s: error %v, want %v", c.name, err, c.want)
+			t.Errorf("G1, %s: error %v, want %v", c.name, err, c.want)
 		}
 	}
 	h1, h2, err := curve.PairRoundG2(nil, p2, ok, ok)
@@ -169,7 +169,7 @@ func TestVerifyDistinctBatch(t *testing.T) {
 	aA, bA := a.Affine(), b.Affine()
 	shifted := append([]*Signature{signatureFromPoint(&aA), signatureFromPoint(&bA)}, sigs[2:]...)
 	if VerifyDistinctBatch(pks, msgs, shifted) {
-		t.Error("signatures shifted out of curve.G2 accepted")
+		t.Error("signatures shifted out of G2 accepted")
 	}
 	var inf Signature
 	for name, ok := range map[string]bool{

@@ -9,7 +9,7 @@ import (
 	"github.com/attpool/attpool/internal/curve"
 )
 
-// g2Points returns n distinct points of curve.G2 (multiples of the generator).
+// g2Points returns n distinct points of G2 (multiples of the generator).
 func g2Points(n int, seed byte) []curve.G2Affine {
 	rng := newRand(seed)
 	g := curve.G2Generator()
@@ -49,39 +49,39 @@ func ptrs[T any](s []T) []*T {
 func TestGenerators(t *testing.T) {
 	g2 := curve.G2Generator()
 	if b := g2.Bytes(); !bytes.Equal(b[:], mustHex(t, g2GeneratorHex)) {
-		t.Errorf("curve.G2 generator = %x", b)
+		t.Errorf("G2 generator = %x", b)
 	}
 	checkOnCurveInG2(t, signatureFromPoint(&g2))
 	if !g2.InG2() || g2.IsInfinity() {
-		t.Error("curve.G2 generator")
+		t.Error("G2 generator")
 	}
 	g1 := curve.G1Generator()
 	if g1.IsInfinity() {
-		t.Error("curve.G1 generator is infinity")
+		t.Error("G1 generator is infinity")
 	}
 	one := make([]byte, 32)
 	one[31] = 1
 	sk, _ := SecretKeyFromBytes(one)
 	pj, gj := sk.PublicKey().point().Jacobian(), g1.Jacobian()
 	if !pj.Equal(&gj) {
-		t.Error("1*g1 is not curve.G1Generator")
+		t.Error("1*g1 is not G1Generator")
 	}
 	i1, i2 := curve.G1Infinity(), curve.G2Infinity()
 	if !i1.IsInfinity() || !i2.IsInfinity() {
-		t.Error("curve.G1Infinity/curve.G2Infinity")
+		t.Error("G1Infinity/G2Infinity")
 	}
 	if a := i1.Affine(); !a.IsInfinity() {
-		t.Error("affine curve.G1 infinity")
+		t.Error("affine G1 infinity")
 	}
 	a := i2.Affine()
 	if !a.IsInfinity() || !a.InG2() || !bytes.Equal(func() []byte { b := a.Bytes(); return b[:] }(), infinityBytes(96)) {
-		t.Error("affine curve.G2 infinity")
+		t.Error("affine G2 infinity")
 	}
 	if u := a.Uncompressed(); !bytes.Equal(u[:], append([]byte{0x40}, make([]byte, 191)...)) {
 		t.Errorf("uncompressed infinity = %x", u)
 	}
 	if gj.IsInfinity() {
-		t.Error("curve.G1 generator Jacobian is infinity")
+		t.Error("G1 generator Jacobian is infinity")
 	}
 }
 
@@ -93,7 +93,7 @@ func TestG2Arithmetic(t *testing.T) {
 	TA := T.Affine()
 	inf := curve.G2Infinity()
 	infA := inf.Affine()
-	for name, pa := range map[string]*curve.G2Affine{"in curve.G2": &pts[0], "outside curve.G2": outside, "order 13": &TA, "infinity": &infA} {
+	for name, pa := range map[string]*curve.G2Affine{"in G2": &pts[0], "outside G2": outside, "order 13": &TA, "infinity": &infA} {
 		t.Run(name, func(t *testing.T) {
 			p := pa.Jacobian()
 			q := pts[1].Jacobian()
@@ -182,18 +182,18 @@ func TestG2Arithmetic(t *testing.T) {
 			}
 			// Jacobian InG2 agrees with affine InG2.
 			if p.InG2() != pa.InG2() {
-				t.Error("curve.G2.InG2 != curve.G2Affine.InG2")
+				t.Error("G2.InG2 != G2Affine.InG2")
 			}
 		})
 	}
 	if pa := pts[0].Jacobian(); !pa.InG2() {
-		t.Error("curve.G2.InG2 false in curve.G2")
+		t.Error("G2.InG2 false in G2")
 	}
 	if oj := outside.Jacobian(); oj.InG2() {
-		t.Error("curve.G2.InG2 true outside curve.G2")
+		t.Error("G2.InG2 true outside G2")
 	}
 	if T.InG2() {
-		t.Error("curve.G2.InG2 true for a point of order 13")
+		t.Error("G2.InG2 true for a point of order 13")
 	}
 }
 
@@ -203,7 +203,7 @@ func TestG1Arithmetic(t *testing.T) {
 	for _, pa := range []curve.G1Affine{pts[0], inf.Affine()} {
 		p, q := pa.Jacobian(), pts[1].Jacobian()
 		if back, pj := p.Affine(), p; !func() bool { b := back.Jacobian(); return b.Equal(&pj) }() {
-			t.Error("curve.G1 Affine round trip")
+			t.Error("G1 Affine round trip")
 		}
 		r := p
 		if !r.Sub(&q).Add(&q).Equal(&p) {
@@ -258,8 +258,8 @@ func TestG1Arithmetic(t *testing.T) {
 	}
 }
 
-// TestMulLargeScalars checks curve.G1.Mul and curve.G2.Mul in curve.G1 and curve.G2 against
-// double-and-add (curve.G2) and scalar arithmetic mod r (both), for scalar sizes on
+// TestMulLargeScalars checks G1.Mul and G2.Mul in G1 and G2 against
+// double-and-add (G2) and scalar arithmetic mod r (both), for scalar sizes on
 // both sides of blst's algorithm switches.
 func TestMulLargeScalars(t *testing.T) {
 	rng := newRand(6)
@@ -279,16 +279,16 @@ func TestMulLargeScalars(t *testing.T) {
 		got := p
 		got.Mul(kb, bits)
 		if want := mulRefG2(p, k); !got.Equal(&want) {
-			t.Errorf("curve.G2, %d bits: Mul != double-and-add", bits)
+			t.Errorf("G2, %d bits: Mul != double-and-add", bits)
 		}
 		if want := p; krn > 0 && !want.Mul(krb, krn).Equal(&got) {
-			t.Errorf("curve.G2, %d bits: k*g2 != (k mod r)*g2", bits)
+			t.Errorf("G2, %d bits: k*g2 != (k mod r)*g2", bits)
 		}
 		q := g1.Jacobian()
 		got1 := q
 		got1.Mul(kb, bits)
 		if want := q; krn > 0 && !want.Mul(krb, krn).Equal(&got1) {
-			t.Errorf("curve.G1, %d bits: k*g1 != (k mod r)*g1", bits)
+			t.Errorf("G1, %d bits: k*g1 != (k mod r)*g1", bits)
 		}
 	}
 }
@@ -301,10 +301,10 @@ func reverse(b []byte) []byte {
 	return c
 }
 
-// TestG2MulOutsideG2: curve.G2.Mul is plain scalar multiplication for points
-// outside curve.G2 (the verifier multiplies unchecked signatures) when the scalar
+// TestG2MulOutsideG2: G2.Mul is plain scalar multiplication for points
+// outside G2 (the verifier multiplies unchecked signatures) when the scalar
 // has fewer than 144 or more than 256 bits; for 144 to 256 bits below r
-// blst's GLS shortcut is documented to be right only in curve.G2, and padding
+// blst's GLS shortcut is documented to be right only in G2, and padding
 // nbits past 256 is the documented way around it.
 func TestG2MulOutsideG2(t *testing.T) {
 	rng := newRand(7)
@@ -329,14 +329,14 @@ func TestG2MulOutsideG2(t *testing.T) {
 		got := p
 		got.Mul(kb, nbits)
 		if !got.Equal(&want) {
-			t.Errorf("%d-bit scalar as %d bits: Mul of a point outside curve.G2 != double-and-add", bits, nbits)
+			t.Errorf("%d-bit scalar as %d bits: Mul of a point outside G2 != double-and-add", bits, nbits)
 		}
 	}
 }
 
 // TestMultiExpG2OutsideG264 documents what the fused verifier's blinding
-// would rely on if it ran curve.MultiExpG2 before its subgroup rounds: with 64-bit
-// scalars it is the plain sum of products, also outside curve.G2.
+// would rely on if it ran MultiExpG2 before its subgroup rounds: with 64-bit
+// scalars it is the plain sum of products, also outside G2.
 func TestMultiExpG2OutsideG264(t *testing.T) {
 	rng := newRand(8)
 	var pts []*curve.G2Affine
@@ -352,7 +352,7 @@ func TestMultiExpG2OutsideG264(t *testing.T) {
 			want.Add(&m)
 		}
 		if got := curve.MultiExpG2(pts[:n], sc, 64); !got.Equal(&want) {
-			t.Errorf("%d points outside curve.G2, 64-bit scalars: curve.MultiExpG2 != sum of products", n)
+			t.Errorf("%d points outside G2, 64-bit scalars: MultiExpG2 != sum of products", n)
 		}
 	}
 }
@@ -367,13 +367,13 @@ func TestMulShortScalar(t *testing.T) {
 	a.Mul(lo[:1], 64)
 	b.Mul(hi[:1], 64)
 	if !a.Equal(&b) {
-		t.Error("curve.G2.Mul(k[:1], 64) reads bytes beyond len(k)")
+		t.Error("G2.Mul(k[:1], 64) reads bytes beyond len(k)")
 	}
 	c, d := g1.Jacobian(), g1.Jacobian()
 	c.Mul(lo[:1], 64)
 	d.Mul(hi[:1], 64)
 	if !c.Equal(&d) {
-		t.Error("curve.G1.Mul(k[:1], 64) reads bytes beyond len(k)")
+		t.Error("G1.Mul(k[:1], 64) reads bytes beyond len(k)")
 	}
 }
 
@@ -402,7 +402,7 @@ func TestOrder13Construction(t *testing.T) {
 	}
 	T := order13Point(t, rng)
 	if T.IsInfinity() || T.InG2() {
-		t.Fatal("T is infinity or in curve.G2")
+		t.Fatal("T is infinity or in G2")
 	}
 	T13 := T
 	if !T13.Mul([]byte{13}, 4).IsInfinity() {
@@ -436,8 +436,8 @@ func TestMul13Add(t *testing.T) {
 		p, h curve.G2
 	}{
 		{"generic", p0, p1},
-		{"outside curve.G2", outside, p1},
-		{"h outside curve.G2", p0, outside},
+		{"outside G2", outside, p1},
+		{"h outside G2", p0, outside},
 		{"p infinity", inf, p1},
 		{"h infinity", p0, inf},
 		{"both infinity", inf, inf},
@@ -474,7 +474,7 @@ func TestMul13Add(t *testing.T) {
 		t.Error("Horner with Mul13Add != sum 13^j H_j")
 	}
 
-	// curve.G1.
+	// G1.
 	g1 := g1Points(2, 5)
 	q0, q1 := g1[0].Jacobian(), g1[1].Jacobian()
 	q13 := q0
@@ -495,12 +495,12 @@ func TestMul13Add(t *testing.T) {
 	} {
 		got := c.p
 		if ret := got.Mul13Add(&c.h); ret != &got {
-			t.Errorf("curve.G1 %s: Mul13Add does not return its receiver", c.name)
+			t.Errorf("G1 %s: Mul13Add does not return its receiver", c.name)
 		}
 		want := c.p
 		want.Mul([]byte{13}, 4).Add(&c.h)
 		if !got.Equal(&want) {
-			t.Errorf("curve.G1 %s: Mul13Add != 13p + h by Mul", c.name)
+			t.Errorf("G1 %s: Mul13Add != 13p + h by Mul", c.name)
 		}
 	}
 }
@@ -521,23 +521,23 @@ func TestSumG2(t *testing.T) {
 			want.AddAffine(p)
 		}
 		if !got.Equal(&want) {
-			t.Errorf("curve.SumG2 of %d points != sequential adds", n)
+			t.Errorf("SumG2 of %d points != sequential adds", n)
 		}
 	}
 	if s := curve.SumG2(nil); !s.IsInfinity() {
-		t.Error("curve.SumG2() != infinity")
+		t.Error("SumG2() != infinity")
 	}
 	if s := curve.SumG2([]*curve.G2Affine{&pts[5], &negA, &pts[3]}); !func() bool { w := pts[5].Jacobian(); return s.Equal(&w) }() {
-		t.Error("curve.SumG2 with a cancelling pair")
+		t.Error("SumG2 with a cancelling pair")
 	}
 	if s := curve.SumG2([]*curve.G2Affine{&pts[3], &negA}); !s.IsInfinity() {
-		t.Error("curve.SumG2(p, -p) != infinity")
+		t.Error("SumG2(p, -p) != infinity")
 	}
 	// The input points are not modified.
 	before := pts[7]
 	curve.SumG2(ptrs(pts))
 	if !before.Equal(&pts[7]) {
-		t.Error("curve.SumG2 modified its input")
+		t.Error("SumG2 modified its input")
 	}
 }
 
@@ -553,7 +553,7 @@ func TestSumG1(t *testing.T) {
 			want.AddAffine(p)
 		}
 		if !got.Equal(&want) {
-			t.Errorf("curve.SumG1 of %d points != sequential adds", n)
+			t.Errorf("SumG1 of %d points != sequential adds", n)
 		}
 	}
 }
@@ -589,12 +589,12 @@ func TestMultiExpG1(t *testing.T) {
 				want.Add(m.Mul(sc[i*nb:(i+1)*nb], bits))
 			}
 			if !got.Equal(&want) {
-				t.Errorf("%d points, %d bits: curve.MultiExpG1 != sum of Mul", n, bits)
+				t.Errorf("%d points, %d bits: MultiExpG1 != sum of Mul", n, bits)
 			}
 		}
 	}
 	if m := curve.MultiExpG1(nil, nil, 64); !m.IsInfinity() {
-		t.Error("curve.MultiExpG1 of no points != infinity")
+		t.Error("MultiExpG1 of no points != infinity")
 	}
 }
 
@@ -620,12 +620,12 @@ func TestMultiExpG2(t *testing.T) {
 				want.Add(m.Mul(sc[i*nb:(i+1)*nb], bits))
 			}
 			if !got.Equal(&want) {
-				t.Errorf("%d points, %d bits: curve.MultiExpG2 != sum of Mul", n, bits)
+				t.Errorf("%d points, %d bits: MultiExpG2 != sum of Mul", n, bits)
 			}
 		}
 	}
 	if m := curve.MultiExpG2(nil, nil, 64); !m.IsInfinity() {
-		t.Error("curve.MultiExpG2 of no points != infinity")
+		t.Error("MultiExpG2 of no points != infinity")
 	}
 }
 
@@ -646,11 +646,11 @@ func TestBatchAffineG1(t *testing.T) {
 		single := js[i].Affine()
 		a, b := out[i].Jacobian(), single.Jacobian()
 		if !a.Equal(&b) || !a.Equal(&js[i]) || out[i].IsInfinity() != js[i].IsInfinity() {
-			t.Errorf("curve.BatchAffineG1[%d] != Affine()", i)
+			t.Errorf("BatchAffineG1[%d] != Affine()", i)
 		}
 	}
 	if len(curve.BatchAffineG1(nil)) != 0 {
-		t.Error("curve.BatchAffineG1(nil) not empty")
+		t.Error("BatchAffineG1(nil) not empty")
 	}
 }
 
@@ -669,7 +669,7 @@ func TestMillerLoop(t *testing.T) {
 	if !f.FinalExpIsOne() {
 		t.Fatal("e(pk,H(m)) e(-g1,sig) != 1")
 	}
-	// The same from two separate loops multiplied with curve.GT.Mul.
+	// The same from two separate loops multiplied with GT.Mul.
 	a := curve.MillerLoop([]curve.G1Affine{*pk.point()}, []curve.G2Affine{h})
 	b := curve.MillerLoop([]curve.G1Affine{negG}, []curve.G2Affine{*sig.point()})
 	if ret := a.Mul(&b); ret != &a || !a.FinalExpIsOne() {
@@ -705,7 +705,7 @@ func TestMillerLoop(t *testing.T) {
 	// No pairs is one; infinity in a pair contributes one.
 	one := curve.MillerLoop(nil, nil)
 	if !one.FinalExpIsOne() {
-		t.Error("curve.MillerLoop() is not one")
+		t.Error("MillerLoop() is not one")
 	}
 	inf1, inf2 := curve.G1Infinity(), curve.G2Infinity()
 	f = curve.MillerLoop([]curve.G1Affine{inf1.Affine(), *pk.point(), negG}, []curve.G2Affine{h, h, *sig.point()})
@@ -716,14 +716,14 @@ func TestMillerLoop(t *testing.T) {
 	if !f.FinalExpIsOne() {
 		t.Error("e(g1, inf) != 1")
 	}
-	// curve.GTOne is one; curve.GT's zero value is not (fails closed).
+	// GTOne is one; GT's zero value is not (fails closed).
 	o := curve.GTOne()
 	if !o.FinalExpIsOne() {
-		t.Error("curve.GTOne is not one")
+		t.Error("GTOne is not one")
 	}
 	var z curve.GT
 	if z.FinalExpIsOne() {
-		t.Error("zero curve.GT passes FinalExpIsOne")
+		t.Error("zero GT passes FinalExpIsOne")
 	}
 	// one * x = x.
 	x := curve.MillerLoop([]curve.G1Affine{*pk.point()}, []curve.G2Affine{h})
