@@ -287,7 +287,7 @@ func randomCurvePoint(t testing.TB, rng *rand.Rand) *Signature {
 	return nil
 }
 
-// order13Point returns a point T of order 13 of the G2 
+// order13Point returns a point T of order 13 of the G2 curve.
 //
 // The curve group has order h2*r with 13^2 | h2. Its 13-part is not cyclic
 // (it is Z/13 x Z/13: every point is killed by h2*r/13, see
