@@ -98,16 +98,7 @@ func TestVerifyRejectsOutsideG2(t *testing.T) {
 }
 
 func TestAggregateVerify(t *testing.T) {
-	var pks []*PublicKey
-	var msgs [][]byte
-	var sigs []*Signature
-	for i := range 4 {
-		sk := interopKey(t, i)
-		m := []byte{'m', byte(i)}
-		pks = append(pks, sk.PublicKey())
-		msgs = append(msgs, m)
-		sigs = append(sigs, Sign(sk, m))
-	}
+	pks, msgs, sigs := distinctSigned(t, 4, 'm')
 	agg, err := AggregateSignatures(sigs)
 	if err != nil {
 		t.Fatal(err)

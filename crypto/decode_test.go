@@ -216,16 +216,24 @@ func publicKeyCases(t testing.TB) []decodeCase {
 	return cases
 }
 
+// onCopy returns decode of a copy of in, and fails t if decode modified
+// its input.
+func onCopy[T any](t *testing.T, in []byte, decode func([]byte) (T, error)) (T, error) {
+	t.Helper()
+	b := bytes.Clone(in)
+	v, err := decode(b)
+	if !bytes.Equal(b, in) {
+		t.Error("input modified")
+	}
+	return v, err
+}
+
 func itoa(n int) string { return big.NewInt(int64(n)).String() }
 
 func TestPublicKeyFromBytes(t *testing.T) {
 	for _, c := range publicKeyCases(t) {
 		t.Run(c.name, func(t *testing.T) {
-			in := bytes.Clone(c.in)
-			pk, err := PublicKeyFromBytes(in)
-			if !bytes.Equal(in, c.in) {
-				t.Error("input modified")
-			}
+			pk, err := onCopy(t, c.in, PublicKeyFromBytes)
 			if c.want == nil {
 				if err != nil {
 					t.Fatalf("PublicKeyFromBytes(%x): %v", c.in, err)
@@ -333,11 +341,7 @@ func signatureCases(t testing.TB) []sigCase {
 func TestSignatureFromBytes(t *testing.T) {
 	for _, c := range signatureCases(t) {
 		t.Run(c.name, func(t *testing.T) {
-			in := bytes.Clone(c.in)
-			s, err := SignatureFromBytes(in)
-			if !bytes.Equal(in, c.in) {
-				t.Error("input modified")
-			}
+			s, err := onCopy(t, c.in, SignatureFromBytes)
 			if c.want != nil {
 				if s != nil {
 					t.Error("non-nil signature with an error")
@@ -356,6 +360,19 @@ func TestSignatureFromBytes(t *testing.T) {
 	}
 }
 
+// checkSetFailed checks a failed Set call: err wraps want, nothing was
+// returned and the receiver s kept its value prev.
+func checkSetFailed(t *testing.T, name string, err, want error, got, s, prev *Signature) {
+	t.Helper()
+	checkErr(t, err, want)
+	if got != nil {
+		t.Errorf("%s returned non-nil with an error", name)
+	}
+	if !s.Equal(prev) {
+		t.Errorf("%s modified its receiver on error", name)
+	}
+}
+
 func TestSignatureSetBytes(t *testing.T) {
 	prev := Sign(interopKey(t, 1), []byte("previous"))
 	for _, c := range signatureCases(t) {
@@ -364,13 +381,7 @@ func TestSignatureSetBytes(t *testing.T) {
 			s := *prev
 			got, err := s.SetBytes(c.in)
 			if c.want != nil {
-				checkErr(t, err, c.want)
-				if got != nil {
-					t.Error("SetBytes returned non-nil with an error")
-				}
-				if !s.Equal(prev) {
-					t.Error("SetBytes modified its receiver on error")
-				}
+				checkSetFailed(t, "SetBytes", err, c.want, got, &s, prev)
 			} else {
 				if err != nil || got != &s {
 					t.Fatalf("SetBytes: %v, returned %p, want %p", err, got, &s)
@@ -382,13 +393,7 @@ func TestSignatureSetBytes(t *testing.T) {
 			s = *prev
 			got, err = s.SetBytesNoSubgroupCheck(c.in)
 			if c.wantNoCheck != nil {
-				checkErr(t, err, c.wantNoCheck)
-				if got != nil {
-					t.Error("SetBytesNoSubgroupCheck returned non-nil with an error")
-				}
-				if !s.Equal(prev) {
-					t.Error("SetBytesNoSubgroupCheck modified its receiver on error")
-				}
+				checkSetFailed(t, "SetBytesNoSubgroupCheck", err, c.wantNoCheck, got, &s, prev)
 				return
 			}
 			if err != nil || got != &s {
@@ -403,48 +408,6 @@ func TestSignatureSetBytes(t *testing.T) {
 				checkOnCurveNotInG2(t, &s)
 			}
 		})
-	}
-}
-
-func TestSignaturesFromBytes(t *testing.T) {
-	cases := signatureCases(t)
-	// Enough inputs to spread over several goroutines (chunks of 16).
-	var in [][]byte
-	var idx []int
-	for i := range 10 * len(cases) {
-		c := (i * 7) % len(cases)
-		in = append(in, cases[c].in)
-		idx = append(idx, c)
-	}
-	for _, check := range []bool{true, false} {
-		sigs, errs := SignaturesFromBytes(in, check)
-		if len(sigs) != len(in) || len(errs) != len(in) {
-			t.Fatalf("got %d sigs, %d errs for %d inputs", len(sigs), len(errs), len(in))
-		}
-		for i := range in {
-			c := cases[idx[i]]
-			want := c.want
-			if !check {
-				want = c.wantNoCheck
-			}
-			if want != nil {
-				checkErr(t, errs[i], want)
-				continue
-			}
-			if errs[i] != nil {
-				t.Fatalf("check=%v %s: %v", check, c.name, errs[i])
-			}
-			if b := sigs[i].Bytes(); !bytes.Equal(b[:], c.in) {
-				t.Errorf("check=%v %s: decoded %x", check, c.name, b)
-			}
-			if sigs[i].InG2() != (c.want == nil) {
-				t.Errorf("check=%v %s: InG2 = %v", check, c.name, sigs[i].InG2())
-			}
-		}
-	}
-	sigs, errs := SignaturesFromBytes(nil, true)
-	if len(sigs) != 0 || len(errs) != 0 {
-		t.Error("non-empty result for no input")
 	}
 }
 

@@ -106,6 +106,19 @@ func interopKey(t testing.TB, i int) *SecretKey {
 	return interopKeys.sks[i]
 }
 
+// distinctSigned returns n interop keys with their signatures of the
+// distinct messages {tag, i}.
+func distinctSigned(t testing.TB, n int, tag byte) (pks []*PublicKey, msgs [][]byte, sigs []*Signature) {
+	for i := range n {
+		sk := interopKey(t, i)
+		m := []byte{tag, byte(i)}
+		pks = append(pks, sk.PublicKey())
+		msgs = append(msgs, m)
+		sigs = append(sigs, Sign(sk, m))
+	}
+	return pks, msgs, sigs
+}
+
 // checkErr asserts that err wraps want and carries the package's prefix.
 func checkErr(t testing.TB, err, want error) {
 	t.Helper()

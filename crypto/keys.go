@@ -9,8 +9,6 @@ import (
 
 	"github.com/attpool/attpool/internal/curve"
 	blst "github.com/supranational/blst/bindings/go"
-
-	"github.com/attpool/attpool/internal/par"
 )
 
 // Sizes of the encodings, in bytes.
@@ -182,23 +180,6 @@ func (s *Signature) SetBytesNoSubgroupCheck(b []byte) (*Signature, error) {
 	}
 	s.a = t
 	return s, nil
-}
-
-// SignaturesFromBytes decodes many signatures in parallel over GOMAXPROCS
-// goroutines, joined before it returns. With subgroupCheck false it checks
-// only the curve (see [Signature.SetBytesNoSubgroupCheck]). errs[i] is nil
-// where sigs[i] was decoded.
-func SignaturesFromBytes(in [][]byte, subgroupCheck bool) (sigs []Signature, errs []error) {
-	sigs = make([]Signature, len(in))
-	errs = make([]error, len(in))
-	par.For(len(in), 16, func(i int) {
-		if subgroupCheck {
-			_, errs[i] = sigs[i].SetBytes(in[i])
-		} else {
-			_, errs[i] = sigs[i].SetBytesNoSubgroupCheck(in[i])
-		}
-	})
-	return sigs, errs
 }
 
 // Bytes returns the 96-byte compressed encoding.

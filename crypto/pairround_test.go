@@ -56,34 +56,10 @@ func TestPairRound(t *testing.T) {
 			}
 		}
 		if n <= len(pts2) {
-			h1, h2, err := curve.PairRoundG2(&scratch, pts2[:n], d1, d2)
-			if err != nil {
-				t.Fatal(err)
-			}
-			w1, w2 := curve.G2Infinity(), curve.G2Infinity()
-			for k := range n {
-				a, b := pts2[k].Jacobian(), pts2[k].Jacobian()
-				w1.Add(a.Mul([]byte{d1[k]}, 4))
-				w2.Add(b.Mul([]byte{d2[k]}, 4))
-			}
-			if !h1.Equal(&w1) || !h2.Equal(&w2) {
-				t.Errorf("PairRoundG2, %d points: H1 ok %v, H2 ok %v", n, h1.Equal(&w1), h2.Equal(&w2))
-			}
+			checkPairRound(t, "PairRoundG2", &scratch, pts2[:n], d1, d2, curve.PairRoundG2)
 		}
 		if n <= len(pts1) {
-			h1, h2, err := curve.PairRoundG1(&scratch, pts1[:n], d1, d2)
-			if err != nil {
-				t.Fatal(err)
-			}
-			w1, w2 := curve.G1Infinity(), curve.G1Infinity()
-			for k := range n {
-				a, b := pts1[k].Jacobian(), pts1[k].Jacobian()
-				w1.Add(a.Mul([]byte{d1[k]}, 4))
-				w2.Add(b.Mul([]byte{d2[k]}, 4))
-			}
-			if !h1.Equal(&w1) || !h2.Equal(&w2) {
-				t.Errorf("PairRoundG1, %d points: H1 ok %v, H2 ok %v", n, h1.Equal(&w1), h2.Equal(&w2))
-			}
+			checkPairRound(t, "PairRoundG1", &scratch, pts1[:n], d1, d2, curve.PairRoundG1)
 		}
 	}
 	// A point outside G2 with a non-zero digit makes the round sum leave G2
@@ -94,6 +70,29 @@ func TestPairRound(t *testing.T) {
 	}
 	if h1.InG2() || !h2.InG2() {
 		t.Errorf("order-13 point: H1 in G2 %v (want false), H2 in G2 %v (want true)", h1.InG2(), h2.InG2())
+	}
+}
+
+// checkPairRound compares a round with the sums of Mul by each digit.
+func checkPairRound[A interface{ Jacobian() J }, J any, PJ interface {
+	*J
+	Add(*J) *J
+	Mul([]byte, int) *J
+	Equal(*J) bool
+}](t *testing.T, name string, s *curve.PairRoundScratch, pts []A, d1, d2 []uint8, round func(*curve.PairRoundScratch, []A, []uint8, []uint8) (J, J, error)) {
+	t.Helper()
+	h1, h2, err := round(s, pts, d1, d2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w1, w2 J
+	for k := range pts {
+		a, b := pts[k].Jacobian(), pts[k].Jacobian()
+		PJ(&w1).Add(PJ(&a).Mul([]byte{d1[k]}, 4))
+		PJ(&w2).Add(PJ(&b).Mul([]byte{d2[k]}, 4))
+	}
+	if !PJ(&h1).Equal(&w1) || !PJ(&h2).Equal(&w2) {
+		t.Errorf("%s, %d points: H1 ok %v, H2 ok %v", name, len(pts), PJ(&h1).Equal(&w1), PJ(&h2).Equal(&w2))
 	}
 }
 
@@ -138,16 +137,7 @@ func TestPairRoundInputs(t *testing.T) {
 }
 
 func TestVerifyDistinctBatch(t *testing.T) {
-	var pks []*PublicKey
-	var msgs [][]byte
-	var sigs []*Signature
-	for i := range 6 {
-		sk := interopKey(t, i)
-		m := []byte{'d', byte(i)}
-		pks = append(pks, sk.PublicKey())
-		msgs = append(msgs, m)
-		sigs = append(sigs, Sign(sk, m))
-	}
+	pks, msgs, sigs := distinctSigned(t, 6, 'd')
 	if !VerifyDistinctBatch(pks, msgs, sigs) {
 		t.Fatal("valid batch rejected")
 	}

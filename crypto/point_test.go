@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/big"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/attpool/attpool/internal/curve"
@@ -101,28 +102,14 @@ func TestG2Arithmetic(t *testing.T) {
 			if back := p.Affine(); !back.Equal(pa) {
 				t.Error("Affine(Jacobian(p)) != p")
 			}
-			// Sub then Add, Add then Sub.
+			checkSubNeg(t, p, q)
 			r := p
-			r.Sub(&q).Add(&q)
-			if !r.Equal(&p) {
-				t.Error("(p - q) + q != p")
-			}
-			r = p
 			r.Add(&q).Sub(&q)
 			if !r.Equal(&p) {
 				t.Error("(p + q) - q != p")
 			}
-			r = p
-			if !r.Sub(&p).IsInfinity() {
-				t.Error("p - p != infinity")
-			}
-			// Neg.
 			n := p
 			n.Neg()
-			r = p
-			if !r.Add(&n).IsInfinity() {
-				t.Error("p + (-p) != infinity")
-			}
 			if nn := n; !nn.Neg().Equal(&p) {
 				t.Error("-(-p) != p")
 			}
@@ -197,6 +184,32 @@ func TestG2Arithmetic(t *testing.T) {
 	}
 }
 
+// checkSubNeg checks (p - q) + q = p, p - p = infinity and p + (-p) =
+// infinity.
+func checkSubNeg[J any, PJ interface {
+	*J
+	Add(*J) *J
+	Sub(*J) *J
+	Neg() *J
+	Equal(*J) bool
+	IsInfinity() bool
+}](t *testing.T, p, q J) {
+	t.Helper()
+	r := p
+	if !PJ(PJ(PJ(&r).Sub(&q)).Add(&q)).Equal(&p) {
+		t.Error("(p - q) + q != p")
+	}
+	r = p
+	if !PJ(PJ(&r).Sub(&p)).IsInfinity() {
+		t.Error("p - p != infinity")
+	}
+	n, r := p, p
+	PJ(&n).Neg()
+	if !PJ(PJ(&r).Add(&n)).IsInfinity() {
+		t.Error("p + (-p) != infinity")
+	}
+}
+
 func TestG1Arithmetic(t *testing.T) {
 	pts := g1Points(3, 2)
 	inf := curve.G1Infinity()
@@ -205,20 +218,7 @@ func TestG1Arithmetic(t *testing.T) {
 		if back, pj := p.Affine(), p; !func() bool { b := back.Jacobian(); return b.Equal(&pj) }() {
 			t.Error("G1 Affine round trip")
 		}
-		r := p
-		if !r.Sub(&q).Add(&q).Equal(&p) {
-			t.Error("(p - q) + q != p")
-		}
-		r = p
-		if !r.Sub(&p).IsInfinity() {
-			t.Error("p - p != infinity")
-		}
-		n := p
-		n.Neg()
-		r = p
-		if !r.Add(&n).IsInfinity() {
-			t.Error("p + (-p) != infinity")
-		}
+		checkSubNeg(t, p, q)
 		a1, a2 := p, p
 		a1.AddAffine(&pts[1])
 		a2.Add(&q)
@@ -427,36 +427,12 @@ func TestMul13Add(t *testing.T) {
 	outside := randomCurvePoint(t, rng).point().Jacobian()
 	inf := curve.G2Infinity()
 	p0, p1 := pts[0].Jacobian(), pts[1].Jacobian()
-	thirteenP0 := p0
-	thirteenP0.Mul([]byte{13}, 4)
-	negThirteenP0 := thirteenP0
-	negThirteenP0.Neg()
-	for _, c := range []struct {
-		name string
-		p, h curve.G2
-	}{
-		{"generic", p0, p1},
+	checkMul13Add(t, "G2", append(mul13Cases(p0, p1), []mul13Case[curve.G2]{
 		{"outside G2", outside, p1},
 		{"h outside G2", p0, outside},
-		{"p infinity", inf, p1},
-		{"h infinity", p0, inf},
 		{"both infinity", inf, inf},
-		{"h = 13p (doubling in the last add)", p0, thirteenP0},
-		{"h = -13p (sum infinity)", p0, negThirteenP0},
-		{"h = p", p0, p0},
 		{"h = -p", p0, func() curve.G2 { n := p0; return *n.Neg() }()},
-	} {
-		got := c.p
-		ret := got.Mul13Add(&c.h)
-		if ret != &got {
-			t.Errorf("%s: Mul13Add does not return its receiver", c.name)
-		}
-		want := c.p
-		want.Mul([]byte{13}, 4).Add(&c.h)
-		if !got.Equal(&want) {
-			t.Errorf("%s: Mul13Add != 13p + h by Mul", c.name)
-		}
-	}
+	}...))
 	// Horner: ((d2*13 + d1)*13 + d0) over points = sum 13^j H_j.
 	acc := curve.G2Infinity()
 	hs := []curve.G2{pts[0].Jacobian(), pts[1].Jacobian(), pts[2].Jacobian(), pts[3].Jacobian()}
@@ -477,30 +453,53 @@ func TestMul13Add(t *testing.T) {
 	// G1.
 	g1 := g1Points(2, 5)
 	q0, q1 := g1[0].Jacobian(), g1[1].Jacobian()
-	q13 := q0
-	q13.Mul([]byte{13}, 4)
-	nq13 := q13
-	nq13.Neg()
-	inf1 := curve.G1Infinity()
-	for _, c := range []struct {
-		name string
-		p, h curve.G1
-	}{
-		{"generic", q0, q1},
-		{"p infinity", inf1, q1},
-		{"h infinity", q0, inf1},
-		{"h = 13p", q0, q13},
-		{"h = -13p", q0, nq13},
-		{"h = p", q0, q0},
-	} {
+	checkMul13Add(t, "G1", mul13Cases(q0, q1))
+}
+
+// mul13Cases are the Mul13Add cases of both groups for points p, q (and the
+// identity, the zero value): generic, either term infinity, h = 13p (a
+// doubling in the last addition), h = -13p (the sum at infinity), h = p.
+func mul13Cases[J any, PJ interface {
+	*J
+	Mul([]byte, int) *J
+	Neg() *J
+}](p, q J) []mul13Case[J] {
+	var inf J
+	p13 := p
+	PJ(&p13).Mul([]byte{13}, 4)
+	n13 := p13
+	PJ(&n13).Neg()
+	return []mul13Case[J]{
+		{"generic", p, q}, {"p infinity", inf, q}, {"h infinity", p, inf},
+		{"h = 13p", p, p13}, {"h = -13p", p, n13}, {"h = p", p, p},
+	}
+}
+
+// mul13Case is a Mul13Add case: 13p + h.
+type mul13Case[J any] struct {
+	name string
+	p, h J
+}
+
+// checkMul13Add compares Mul13Add with 13p + h by Mul and Add, and checks
+// that it returns its receiver.
+func checkMul13Add[J any, PJ interface {
+	*J
+	Mul13Add(*J) *J
+	Mul([]byte, int) *J
+	Add(*J) *J
+	Equal(*J) bool
+}](t *testing.T, group string, cases []mul13Case[J]) {
+	t.Helper()
+	for _, c := range cases {
 		got := c.p
-		if ret := got.Mul13Add(&c.h); ret != &got {
-			t.Errorf("G1 %s: Mul13Add does not return its receiver", c.name)
+		if ret := PJ(&got).Mul13Add(&c.h); ret != &got {
+			t.Errorf("%s %s: Mul13Add does not return its receiver", group, c.name)
 		}
 		want := c.p
-		want.Mul([]byte{13}, 4).Add(&c.h)
-		if !got.Equal(&want) {
-			t.Errorf("G1 %s: Mul13Add != 13p + h by Mul", c.name)
+		PJ(PJ(&want).Mul([]byte{13}, 4)).Add(&c.h)
+		if !PJ(&got).Equal(&want) {
+			t.Errorf("%s %s: Mul13Add != 13p + h by Mul", group, c.name)
 		}
 	}
 }
@@ -567,14 +566,35 @@ func scalars64(rng interface{ Uint64() uint64 }, n int) []byte {
 }
 
 func TestMultiExpG1(t *testing.T) {
-	rng := newRand(13)
 	pts := ptrs(g1Points(70, 13))
 	inf := curve.G1Infinity()
 	infA := inf.Affine()
 	pts[5] = &infA
-	for _, bits := range []int{8, 64, 130, 255} {
+	checkMultiExp(t, "MultiExpG1", newRand(13), pts, []int{8, 64, 130, 255}, []int{1, 2, 5, 31, 32, 33, 70}, curve.MultiExpG1)
+}
+
+func TestMultiExpG2(t *testing.T) {
+	pts := ptrs(g2Points(40, 14))
+	inf := curve.G2Infinity()
+	infA := inf.Affine()
+	pts[3] = &infA
+	checkMultiExp(t, "MultiExpG2", newRand(14), pts, []int{64, 255}, []int{1, 2, 7, 33, 40}, curve.MultiExpG2)
+}
+
+// checkMultiExp compares multiExp over the first n points, for each n and
+// scalar size, with the sum of Mul; the first scalar is zero, and no points
+// give the identity.
+func checkMultiExp[A interface{ Jacobian() J }, J any, PJ interface {
+	*J
+	Add(*J) *J
+	Mul([]byte, int) *J
+	Equal(*J) bool
+	IsInfinity() bool
+}](t *testing.T, name string, rng *rand.Rand, pts []A, bitSizes, ns []int, multiExp func([]A, []byte, int) J) {
+	t.Helper()
+	for _, bits := range bitSizes {
 		nb := (bits + 7) / 8
-		for _, n := range []int{1, 2, 5, 31, 32, 33, 70} {
+		for _, n := range ns {
 			sc := randBytes(rng, n*nb)
 			if bits%8 != 0 {
 				for i := range n {
@@ -582,50 +602,19 @@ func TestMultiExpG1(t *testing.T) {
 				}
 			}
 			copy(sc[0:nb], make([]byte, nb)) // a zero scalar
-			got := curve.MultiExpG1(pts[:n], sc, bits)
-			want := curve.G1Infinity()
+			got := multiExp(pts[:n], sc, bits)
+			var want J
 			for i := range n {
 				m := pts[i].Jacobian()
-				want.Add(m.Mul(sc[i*nb:(i+1)*nb], bits))
+				PJ(&want).Add(PJ(&m).Mul(sc[i*nb:(i+1)*nb], bits))
 			}
-			if !got.Equal(&want) {
-				t.Errorf("%d points, %d bits: MultiExpG1 != sum of Mul", n, bits)
+			if !PJ(&got).Equal(&want) {
+				t.Errorf("%d points, %d bits: %s != sum of Mul", n, bits, name)
 			}
 		}
 	}
-	if m := curve.MultiExpG1(nil, nil, 64); !m.IsInfinity() {
-		t.Error("MultiExpG1 of no points != infinity")
-	}
-}
-
-func TestMultiExpG2(t *testing.T) {
-	rng := newRand(14)
-	pts := ptrs(g2Points(40, 14))
-	inf := curve.G2Infinity()
-	infA := inf.Affine()
-	pts[3] = &infA
-	for _, bits := range []int{64, 255} {
-		nb := (bits + 7) / 8
-		for _, n := range []int{1, 2, 7, 33, 40} {
-			sc := randBytes(rng, n*nb)
-			if bits == 255 {
-				for i := range n {
-					sc[(i+1)*nb-1] &= 0x7f
-				}
-			}
-			got := curve.MultiExpG2(pts[:n], sc, bits)
-			want := curve.G2Infinity()
-			for i := range n {
-				m := pts[i].Jacobian()
-				want.Add(m.Mul(sc[i*nb:(i+1)*nb], bits))
-			}
-			if !got.Equal(&want) {
-				t.Errorf("%d points, %d bits: MultiExpG2 != sum of Mul", n, bits)
-			}
-		}
-	}
-	if m := curve.MultiExpG2(nil, nil, 64); !m.IsInfinity() {
-		t.Error("MultiExpG2 of no points != infinity")
+	if m := multiExp(nil, nil, 64); !PJ(&m).IsInfinity() {
+		t.Errorf("%s of no points != infinity", name)
 	}
 }
 
