@@ -1,18 +1,26 @@
 package curve
 
 import (
+	"errors"
 	"math/rand/v2"
 	"testing"
 )
 
-// multiplesG2 returns 1*g, 2*g, ..., n*g of G2's generator.
-func multiplesG2(n int) []G2Affine {
-	g := G2Generator()
-	acc := g.Jacobian()
-	out := make([]G2Affine, n)
+// multiples returns 1*g, 2*g, ..., n*g (A is G1Affine or G2Affine, J its
+// Jacobian form).
+func multiples[A any, J any, PA interface {
+	*A
+	Jacobian() J
+}, PJ interface {
+	*J
+	AddAffine(*A) *J
+	Affine() A
+}](g A, n int) []A {
+	acc := PA(&g).Jacobian()
+	out := make([]A, n)
 	for i := range out {
-		out[i] = acc.Affine()
-		acc.AddAffine(&g)
+		out[i] = PJ(&acc).Affine()
+		PJ(&acc).AddAffine(&g)
 	}
 	return out
 }
@@ -32,7 +40,7 @@ func roundWantG2(pts []*G2Affine, d []uint8) G2 {
 // runs and throughout, beside finite pairs and doublings, give the plain
 // sums.
 func TestPairRoundCancellingRuns(t *testing.T) {
-	m := multiplesG2(8)
+	m := multiples[G2Affine, G2](G2Generator(), 8)
 	neg := make([]G2Affine, len(m))
 	for i := range m {
 		j := m[i].Jacobian()
@@ -75,7 +83,7 @@ func TestPairRoundCancellingRuns(t *testing.T) {
 // digits afterwards (the sorted points and the bucket counts are zero).
 func TestPairRoundChunks(t *testing.T) {
 	const distinct = 64
-	base := multiplesG2(distinct)
+	base := multiples[G2Affine, G2](G2Generator(), distinct)
 	rng := rand.New(rand.NewPCG(3, 4))
 	n := 2*maxRoundPoints + 5
 	pts := make([]*G2Affine, n)
@@ -120,5 +128,45 @@ func TestPairRoundChunks(t *testing.T) {
 		if c != 0 {
 			t.Fatalf("bucket count %d not cleared after the call", b)
 		}
+	}
+}
+
+// TestPairRoundInputs: bad inputs to the exported digit rounds give typed
+// errors, never a panic or a wrong sum: mismatched lengths, digits of 13 or
+// more (which would index past the bucket grid), nil points and the point at
+// infinity (which the batch-affine formulas exclude). A nil scratch works.
+func TestPairRoundInputs(t *testing.T) {
+	g2 := multiples[G2Affine, G2](G2Generator(), 3)
+	g1 := multiples[G1Affine, G1](G1Generator(), 3)
+	p2 := []*G2Affine{&g2[0], &g2[1], &g2[2]}
+	p1 := []*G1Affine{&g1[0], &g1[1], &g1[2]}
+	var inf2 G2Affine
+	var inf1 G1Affine
+	ok := []uint8{1, 2, 3}
+	cases := []struct {
+		name   string
+		p2     []*G2Affine
+		p1     []*G1Affine
+		d1, d2 []uint8
+		want   error
+	}{
+		{"short digits", p2, p1, ok[:2], ok, ErrInvalidLength},
+		{"long digits", p2, p1, ok, []uint8{1, 2, 3, 4}, ErrInvalidLength},
+		{"digit 13", p2, p1, []uint8{1, 13, 3}, ok, ErrInvalidArgument},
+		{"digit 255", p2, p1, ok, []uint8{255, 0, 0}, ErrInvalidArgument},
+		{"nil point", []*G2Affine{&g2[0], nil, &g2[2]}, []*G1Affine{&g1[0], nil, &g1[2]}, ok, ok, ErrInvalidArgument},
+		{"infinity", []*G2Affine{&g2[0], &g2[1], &inf2}, []*G1Affine{&g1[0], &g1[1], &inf1}, ok, ok, ErrInfinity},
+	}
+	for _, c := range cases {
+		if _, _, err := PairRoundG2(nil, c.p2, c.d1, c.d2); !errors.Is(err, c.want) {
+			t.Errorf("G2, %s: error %v, want %v", c.name, err, c.want)
+		}
+		if _, _, err := PairRoundG1(nil, c.p1, c.d1, c.d2); !errors.Is(err, c.want) {
+			t.Errorf("G1, %s: error %v, want %v", c.name, err, c.want)
+		}
+	}
+	h1, h2, err := PairRoundG2(nil, p2, ok, ok)
+	if err != nil || !h1.Equal(&h2) {
+		t.Errorf("valid round with nil scratch: err %v, equal sums %v", err, h1.Equal(&h2))
 	}
 }

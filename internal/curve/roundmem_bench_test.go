@@ -12,7 +12,7 @@ import (
 // (the memory depends on the count, not on the values).
 func BenchmarkPairRoundMemory(b *testing.B) {
 	const distinct = 1024
-	base := multiplesG2(distinct)
+	base := multiples[G2Affine, G2](G2Generator(), distinct)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, n := range []int{1 << 16, 1 << 20} {
 		pts := make([]*G2Affine, n)
