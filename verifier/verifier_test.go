@@ -5,10 +5,9 @@ import (
 	"errors"
 	"fmt"
 	mrand "math/rand/v2"
-	"runtime"
 	"sync"
 	"testing"
-	"time"
+	"testing/synctest"
 
 	"github.com/attpool/attpool/crypto"
 	"github.com/attpool/attpool/internal/curve"
@@ -382,8 +381,13 @@ func TestDenseSwitch(t *testing.T) {
 	}
 }
 
+// TestConcurrentAndClose runs in a synctest bubble, which fails the test if
+// a goroutine the Verifier started outlives it: Close must join them all.
 func TestConcurrentAndClose(t *testing.T) {
-	before := runtime.NumGoroutine()
+	synctest.Test(t, concurrentAndClose)
+}
+
+func concurrentAndClose(t *testing.T) {
 	v, err := New(Config{})
 	if err != nil {
 		t.Fatal(err)
@@ -419,15 +423,6 @@ func TestConcurrentAndClose(t *testing.T) {
 	got := v.Verify(sets)
 	if got[3] || !got[4] {
 		t.Fatal("wrong verdicts after Close")
-	}
-	// Close has joined the pool's goroutines; the wait only lets the
-	// runtime retire goroutines of its own, and bounds a failing run.
-	deadline := time.Now().Add(10 * time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > before {
-		t.Fatalf("%d goroutines after Close, %d before New", n, before)
 	}
 }
 
