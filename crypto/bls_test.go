@@ -370,3 +370,16 @@ func TestHashToG2(t *testing.T) {
 		t.Error("HashToG2 is not deterministic")
 	}
 }
+
+// TestCurvePointsAsSignatures: the G2 generator holds every invariant of a
+// signature in G2, and random curve points those of a point outside G2 (the
+// encoding checks need this package's helpers; internal/curve's tests check
+// the points' arithmetic).
+func TestCurvePointsAsSignatures(t *testing.T) {
+	g2 := curve.G2Generator()
+	checkOnCurveInG2(t, signatureFromPoint(&g2))
+	rng := newRand(9)
+	for range 8 {
+		checkOnCurveNotInG2(t, randomCurvePoint(t, rng))
+	}
+}

@@ -339,16 +339,4 @@ func outsideG2Signature(t testing.TB, sig *Signature, rng *rand.Rand) *Signature
 	return signatureFromPoint(&a)
 }
 
-// mulRefG2 is double-and-add k*p, with Double and Add only: a reference for Mul.
-func mulRefG2(p curve.G2, k *big.Int) curve.G2 {
-	acc := curve.G2Infinity()
-	for i := k.BitLen() - 1; i >= 0; i-- {
-		acc.Double()
-		if k.Bit(i) == 1 {
-			acc.Add(&p)
-		}
-	}
-	return acc
-}
-
 func sha256Sum(b []byte) [32]byte { return sha256.Sum256(b) }
