@@ -20,7 +20,7 @@ const (
 
 // dst is the hash-to-curve domain separation tag of Ethereum's BLS signatures
 // (the proof-of-possession ciphersuite of the IETF BLS draft, min-pk).
-const dst = "BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_"
+const dst = curve.SignatureDST
 
 // curveOrder is r, the order of G1, G2 and GT.
 var curveOrder, _ = new(big.Int).SetString("73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001", 16)

@@ -2,7 +2,28 @@ package crypto
 
 import (
 	"testing"
+
+	"github.com/attpool/attpool/internal/curve"
 )
+
+// VerifyDistinctBatch is internal/curve's distinct-message batch (the Prysm
+// and Lighthouse method of verifier/baseline) on crypto's values, with
+// crypto's own crafted inputs.
+func VerifyDistinctBatch(pks []*PublicKey, msgs [][]byte, sigs []*Signature) bool {
+	keys := make([]*curve.G1Affine, len(pks))
+	for i, pk := range pks {
+		if pk != nil {
+			keys[i] = &pk.a
+		}
+	}
+	points := make([]*curve.G2Affine, len(sigs))
+	for i, s := range sigs {
+		if s != nil {
+			points[i] = &s.a
+		}
+	}
+	return curve.VerifyDistinctBatch(keys, msgs, points)
+}
 
 func TestVerifyDistinctBatch(t *testing.T) {
 	pks, msgs, sigs := distinctSigned(t, 6, 'd')

@@ -91,7 +91,7 @@ func Decompress(sets []verifier.Set) int {
 // DistinctMessages checks the whole batch as Prysm and Lighthouse do:
 // decompression in parallel (or the sets' Decoded points), then one
 // random-linear-combination check with a Miller loop per set
-// ([crypto.VerifyDistinctBatch], which checks the signatures' subgroups).
+// ([curve.VerifyDistinctBatch], which checks the signatures' subgroups).
 func DistinctMessages(sets []verifier.Set) bool {
 	if len(sets) == 0 {
 		return true
@@ -100,12 +100,16 @@ func DistinctMessages(sets []verifier.Set) bool {
 	if !ok {
 		return false
 	}
-	pks := make([]*crypto.PublicKey, len(sets))
+	pks := make([]*curve.G1Affine, len(sets))
+	pts := make([]*curve.G2Affine, len(sets))
 	msgs := make([][]byte, len(sets))
 	for i := range sets {
-		pks[i], msgs[i] = sets[i].PublicKey, sets[i].Root[:]
+		if sets[i].PublicKey == nil {
+			return false
+		}
+		pks[i], pts[i], msgs[i] = blspoint.Key(sets[i].PublicKey), blspoint.Signature(sigs[i]), sets[i].Root[:]
 	}
-	return crypto.VerifyDistinctBatch(pks, msgs, sigs)
+	return curve.VerifyDistinctBatch(pks, msgs, pts)
 }
 
 // SameRoot checks the batch as Lodestar and Nimbus do: sets are grouped by
