@@ -140,3 +140,39 @@ func TestBackupTakesOver(t *testing.T) {
 		wantResult(t, <-badc, Reject, ErrInvalidSignature)
 	})
 }
+
+// TestUndecodableSignatureInBatch: the attestation topic decodes signatures
+// in the verify goroutine, with the rest of the batch. A signature that does
+// not decode, from a signer whose key the node has, is rejected there, its
+// peer is tainted, and the valid sets of its batch are accepted.
+func TestUndecodableSignatureInBatch(t *testing.T) {
+	e := newEnv(t, 1, 16, 100)
+	e.setSlot(testSlot, 1000)
+	d := e.data(testSlot)
+	synctest.Test(t, func(t *testing.T) {
+		p, err := New(Config{PruneInterval: time.Hour}, e.node)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		ctx := context.Background()
+		var goods []<-chan Result
+		for pos := uint64(0); pos < 3; pos++ {
+			att, subnet := e.single(d, 0, pos)
+			goods = append(goods, p.ValidateAttestationAsync(ctx, att, subnet))
+		}
+		bad, subnet := e.single(d, 0, 3)
+		bad.Signature = [96]byte{1}
+		badc := p.ValidateAttestationFromAsync(ctx, "peer", bad, subnet)
+		wantResult(t, <-badc, Reject, ErrInvalidSignature)
+		for _, c := range goods {
+			wantResult(t, <-c, Accept, nil)
+		}
+		if n := p.batch.isolatedPeers(); n != 1 {
+			t.Fatalf("%d isolated peers after a signature that does not decode", n)
+		}
+		// The rejected message is not seen: the signer's valid one is accepted.
+		good, subnet := e.single(d, 0, 3)
+		wantResult(t, p.ValidateAttestation(ctx, good, subnet), Accept, nil)
+	})
+}

@@ -360,14 +360,13 @@ func (p *Pool) joinLocked(lead *group, r *request) (Result, bool) {
 
 // queueAttestation queues the signature of a SingleAttestation.
 func (p *Pool) queueAttestation(g *group, from Peer, att *attestation.SingleAttestation) (Result, bool) {
-	// [REJECT] The attestation signature is valid (it does not decode).
-	pk, res := p.signerKey(g, ErrInvalidSignature, att.AttesterIndex)
+	pk, res := p.attesterKey(g, att.AttesterIndex)
 	if pk == nil {
 		return res, false
 	}
 	// [Modified in Electra:EIP7549]
 	// [REJECT] The attestation signature is valid
-	j := &job{set: verifier.Set{Root: g.info.signingRoot, PublicKey: pk, Signature: att.Signature, Decoded: &g.point}, g: g, from: from}
+	j := &job{set: verifier.Set{Root: g.info.signingRoot, PublicKey: pk, Signature: att.Signature, Decoded: &g.point}, g: g, from: from, undecoded: true}
 	return p.enqueue(g, j)
 }
 
@@ -381,6 +380,21 @@ func (p *Pool) signerKey(g *group, sentinel error, validator uint64) (pk *crypto
 		return nil, rejectf(sentinel, "%w", err)
 	}
 	return p.publicKey(validator)
+}
+
+// attesterKey is signerKey for the attestation topic, which leaves the
+// decoding to the verify goroutine that takes its job (job.undecoded) when
+// the key is known. When it is not, the signature is decoded here, so that
+// one that does not decode is still a REJECT rather than the IGNORE.
+func (p *Pool) attesterKey(g *group, validator uint64) (*crypto.PublicKey, Result) {
+	pk, res := p.publicKey(validator)
+	if pk != nil {
+		return pk, res
+	}
+	if _, err := g.point.SetBytesNoSubgroupCheck(g.sig[:]); err != nil {
+		return nil, rejectf(ErrInvalidSignature, "%w", err)
+	}
+	return nil, res
 }
 
 // publicKey is the validator's key, or an IGNORE when the node has none.
