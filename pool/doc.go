@@ -136,7 +136,7 @@
 //
 // # Aggregation and blocks
 //
-// An accepted attestation's signature, decoded once when it arrived, is
+// An accepted attestation's signature, decoded once for its verification, is
 // added to the aggregate of its (data root, committee) at once; large merges
 // are summed in parallel with batch-affine additions. Aggregates that overlap
 // are kept apart; one that contains another replaces it. AttestationsForBlock

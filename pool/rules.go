@@ -54,9 +54,10 @@ type group struct {
 	info *dataInfo
 	agg  aggKey // (data root, committee)
 	sig  [96]byte
-	// point is sig decoded (curve checked) once at intake, for aggregation
-	// if the verifier accepts sig: the same bytes, so the same point, which
-	// the verifier found in G2.
+	// point is sig decoded (curve checked) once, for aggregation if the
+	// verifier accepts sig: the same bytes, so the same point, which the
+	// verifier found in G2. The aggregate and payload topics decode it at
+	// intake, the attestation topic in the verify goroutine (job.undecoded).
 	point crypto.Signature
 
 	// attestation
