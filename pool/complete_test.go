@@ -2,10 +2,12 @@ package pool
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"testing/synctest"
 	"time"
 
+	"github.com/attpool/attpool/crypto"
 	"github.com/attpool/attpool/verifier"
 )
 
@@ -141,10 +143,11 @@ func TestBackupTakesOver(t *testing.T) {
 	})
 }
 
-// TestUndecodableSignatureInBatch: the attestation topic decodes signatures
-// in the verify goroutine, with the rest of the batch. A signature that does
-// not decode, from a signer whose key the node has, is rejected there, its
-// peer is tainted, and the valid sets of its batch are accepted.
+// TestUndecodableSignatureInBatch: when submitters are already decoding,
+// the attestation topic decodes signatures in the verify goroutine, with
+// the rest of the batch (here always: intakeDecodes 0). A signature that
+// does not decode, from a signer whose key the node has, is rejected there,
+// its peer is tainted, and the valid sets of its batch are accepted.
 func TestUndecodableSignatureInBatch(t *testing.T) {
 	e := newEnv(t, 1, 16, 100)
 	e.setSlot(testSlot, 1000)
@@ -155,6 +158,7 @@ func TestUndecodableSignatureInBatch(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer p.Close()
+		p.intakeDecodes = 0
 		ctx := context.Background()
 		var goods []<-chan Result
 		for pos := uint64(0); pos < 3; pos++ {
@@ -175,4 +179,39 @@ func TestUndecodableSignatureInBatch(t *testing.T) {
 		good, subnet := e.single(d, 0, 3)
 		wantResult(t, p.ValidateAttestation(ctx, good, subnet), Accept, nil)
 	})
+}
+
+// TestIntakeDecodeBound: a submitter decodes the signature itself while
+// fewer than intakeDecodes others do, and leaves it to the verify goroutine
+// past that; a signer whose key the node lacks has it decoded in any case.
+func TestIntakeDecodeBound(t *testing.T) {
+	e := newEnv(t, 1, 16, 100)
+	e.setSlot(testSlot, 1000)
+	p := e.pool(Config{})
+	att, _ := e.single(e.data(testSlot), 0, 0)
+	for _, c := range []struct {
+		bound, busy int64
+		deferred    bool
+	}{{1, 0, false}, {1, 1, true}, {2, 1, false}, {0, 0, true}} {
+		p.intakeDecodes = c.bound
+		p.decoding.Store(c.busy)
+		g := &group{sig: att.Signature}
+		pk, undecoded, res := p.attesterKey(g, att.AttesterIndex)
+		if pk == nil || res.Err != nil || undecoded != c.deferred {
+			t.Fatalf("bound %d, %d decoding: key %v, undecoded %v, %v; want deferred %v", c.bound, c.busy, pk != nil, undecoded, res, c.deferred)
+		}
+		if decoded := g.point != (crypto.Signature{}); decoded == c.deferred {
+			t.Fatalf("bound %d, %d decoding: point decoded %v with undecoded %v", c.bound, c.busy, decoded, undecoded)
+		}
+		if n := p.decoding.Load(); n != c.busy {
+			t.Fatalf("bound %d: %d decoding after the call, want %d", c.bound, n, c.busy)
+		}
+	}
+	p.decoding.Store(0)
+	p.intakeDecodes = 0
+	p.node.Keys = keysWithout{e.keys, att.AttesterIndex}
+	g := &group{sig: [96]byte{1}}
+	if _, _, res := p.attesterKey(g, att.AttesterIndex); res.Verdict != Reject || !errors.Is(res, ErrInvalidSignature) {
+		t.Fatalf("an undecodable signature of an unknown signer: %v, want a REJECT", res)
+	}
 }

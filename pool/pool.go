@@ -3,6 +3,7 @@ package pool
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -31,6 +32,10 @@ type Pool struct {
 	batch   *batcher
 	done    *completer
 	pending atomic.Int64 // signature sets queued, being verified or awaiting their verdict
+	// decoding counts the submitters decoding a signature now, at most
+	// intakeDecodes (see attesterKey).
+	decoding      atomic.Int64
+	intakeDecodes int64
 
 	mu          sync.Mutex // guards what follows
 	attSeen     *epochSeen // (target epoch, attester) of valid attestations
@@ -116,6 +121,9 @@ func newPool(cfg Config, node Node, v SignatureVerifier, own *verifier.Verifier)
 		ptcInflight: make(map[epochKey]*group),
 		store:       newAggStore(cfg.MaxAggregates, cfg.MaxData, cfg.MergeWorkers),
 		quit:        make(chan struct{}),
+		// Half the cores: the intake's decoding runs beside the verify
+		// goroutines' work, and never takes their cores from them.
+		intakeDecodes: int64(max(1, runtime.GOMAXPROCS(0)/2)),
 	}
 	p.roots = newRootCache(cfg.MaxRootCache, p.domains)
 	return p

@@ -361,13 +361,16 @@ func (p *Pool) joinLocked(lead *group, r *request) (Result, bool) {
 
 // queueAttestation queues the signature of a SingleAttestation.
 func (p *Pool) queueAttestation(g *group, from Peer, att *attestation.SingleAttestation) (Result, bool) {
-	pk, res := p.attesterKey(g, att.AttesterIndex)
+	pk, undecoded, res := p.attesterKey(g, att.AttesterIndex)
 	if pk == nil {
+		if res.Verdict == Reject { // an invalid signature, as if verified
+			p.batch.taint(from)
+		}
 		return res, false
 	}
 	// [Modified in Electra:EIP7549]
 	// [REJECT] The attestation signature is valid
-	j := &job{set: verifier.Set{Root: g.info.signingRoot, PublicKey: pk, Signature: att.Signature, Decoded: &g.point}, g: g, from: from, undecoded: true}
+	j := &job{set: verifier.Set{Root: g.info.signingRoot, PublicKey: pk, Signature: att.Signature, Decoded: &g.point}, g: g, from: from, undecoded: undecoded}
 	return p.enqueue(g, j)
 }
 
@@ -383,19 +386,29 @@ func (p *Pool) signerKey(g *group, sentinel error, validator uint64) (pk *crypto
 	return p.publicKey(validator)
 }
 
-// attesterKey is signerKey for the attestation topic, which leaves the
-// decoding to the verify goroutine that takes its job (job.undecoded) when
-// the key is known. When it is not, the signature is decoded here, so that
-// one that does not decode is still a REJECT rather than the IGNORE.
-func (p *Pool) attesterKey(g *group, validator uint64) (*crypto.PublicKey, Result) {
-	pk, res := p.publicKey(validator)
+// attesterKey is signerKey for the attestation topic, which decodes here
+// only while fewer than intakeDecodes submitters decode: past that it
+// leaves the decoding to the verify goroutine that takes the job
+// (undecoded true), in parallel with the rest of its batch. On a quiet
+// node the decoding then overlaps the verification of the batch before; at
+// the arrival peak, thousands of submitters decompressing on two cores no
+// longer keep the verify goroutines waiting for a core. A signer whose key
+// the node lacks has its signature decoded here whatever the count, so
+// that one that does not decode is still a REJECT rather than the IGNORE.
+func (p *Pool) attesterKey(g *group, validator uint64) (pk *crypto.PublicKey, undecoded bool, res Result) {
+	pk, res = p.publicKey(validator)
+	if pk != nil && p.decoding.Add(1) > p.intakeDecodes {
+		p.decoding.Add(-1)
+		return pk, true, res
+	}
+	_, err := g.point.SetBytesNoSubgroupCheck(g.sig[:])
 	if pk != nil {
-		return pk, res
+		p.decoding.Add(-1)
 	}
-	if _, err := g.point.SetBytesNoSubgroupCheck(g.sig[:]); err != nil {
-		return nil, rejectf(ErrInvalidSignature, "%w", err)
+	if err != nil {
+		return nil, false, rejectf(ErrInvalidSignature, "%w", err)
 	}
-	return nil, res
+	return pk, false, res
 }
 
 // publicKey is the validator's key, or an IGNORE when the node has none.
