@@ -19,11 +19,9 @@ type job struct {
 	from   Peer
 	queued time.Time
 	// undecoded: set.Decoded (the group's point) is still to be decoded
-	// from set.Signature, by the verify goroutine that takes the job. The
-	// attestation topic leaves its decompression (most of a set's cost) to
-	// the verify goroutines: a burst of messages then costs its submitters
-	// little, and the goroutines that verify are not queued on two cores
-	// behind thousands of submitters decompressing.
+	// from set.Signature, by the verify goroutine that takes the job: the
+	// attestation topic leaves its decompression (most of a set's cost)
+	// there when other submitters are decoding already (attesterKey).
 	undecoded bool
 }
 

@@ -57,7 +57,8 @@ type group struct {
 	// point is sig decoded (curve checked) once, for aggregation if the
 	// verifier accepts sig: the same bytes, so the same point, which the
 	// verifier found in G2. The aggregate and payload topics decode it at
-	// intake, the attestation topic in the verify goroutine (job.undecoded).
+	// intake, the attestation topic at intake or in the verify goroutine
+	// (attesterKey, job.undecoded).
 	point crypto.Signature
 
 	// attestation
