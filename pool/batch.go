@@ -465,13 +465,22 @@ func (p *Pool) verify(batch []*job, apart bool) {
 // answers the jobs whose signature does not decode (an invalid signature:
 // its peer is tainted as for any other) and returns the others.
 func (p *Pool) decodeSignatures(batch []*job) []*job {
-	bad := make([]bool, len(batch))
-	par.For(len(batch), decodeChunk, func(i int) {
-		if j := batch[i]; j.undecoded {
-			// [REJECT] The attestation signature is valid (it does not decode).
-			_, err := j.set.Decoded.SetBytesNoSubgroupCheck(j.set.Signature[:])
-			bad[i], j.undecoded = err != nil, false
+	var todo []int
+	for i, j := range batch {
+		if j.undecoded {
+			todo = append(todo, i)
 		}
+	}
+	if len(todo) == 0 {
+		return batch
+	}
+	bad := make([]bool, len(batch))
+	par.For(len(todo), decodeChunk, func(k int) {
+		i := todo[k]
+		j := batch[i]
+		// [REJECT] The attestation signature is valid (it does not decode).
+		_, err := j.set.Decoded.SetBytesNoSubgroupCheck(j.set.Signature[:])
+		bad[i], j.undecoded = err != nil, false
 	})
 	kept := batch[:0:0]
 	for i, j := range batch {

@@ -63,8 +63,8 @@ func (p *Pool) completeLoop() {
 // complete answers the messages whose signatures the verdicts complete: the
 // chain rules, then (under the lock) the first-seen rules again, the seen
 // marks and the merge of the signature points, decoded once before
-// verification, into the pool; the verdicts go out last, so a caller that sees Accept finds the
-// attestation in the pool. A message gets its verdict once all its sets
+// verification, into the pool; the verdicts go out last, so a caller that
+// sees Accept finds the attestation in the pool. A message gets its verdict once all its sets
 // are reported, whichever batches they were in. The sets stay counted as
 // pending (against MaxPending) until just before their verdicts go out.
 func (p *Pool) complete(vs []verdict) {

@@ -397,18 +397,14 @@ func (p *Pool) signerKey(g *group, sentinel error, validator uint64) (pk *crypto
 // the node lacks has its signature decoded here whatever the count, so
 // that one that does not decode is still a REJECT rather than the IGNORE.
 func (p *Pool) attesterKey(g *group, validator uint64) (pk *crypto.PublicKey, undecoded bool, res Result) {
-	pk, res = p.publicKey(validator)
-	if pk != nil && p.decoding.Add(1) > p.intakeDecodes {
-		p.decoding.Add(-1)
-		return pk, true, res
+	if pk, res := p.publicKey(validator); pk != nil {
+		if p.decoding.Add(1) > p.intakeDecodes {
+			p.decoding.Add(-1)
+			return pk, true, res
+		}
+		defer p.decoding.Add(-1)
 	}
-	_, err := g.point.SetBytesNoSubgroupCheck(g.sig[:])
-	if pk != nil {
-		p.decoding.Add(-1)
-	}
-	if err != nil {
-		return nil, false, rejectf(ErrInvalidSignature, "%w", err)
-	}
+	pk, res = p.signerKey(g, ErrInvalidSignature, validator)
 	return pk, false, res
 }
 
