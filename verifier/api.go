@@ -17,6 +17,9 @@ type Verifier struct {
 	w      *workers
 	hashes *hashCache
 	stats  counters
+	// recent is the invalid share of the recent calls' sets, the locate
+	// step's guess at how many invalid sets a failing call holds.
+	recent invalidShare
 	// scratch holds *curve.PairRoundScratch buffers for the digit rounds.
 	scratch sync.Pool
 

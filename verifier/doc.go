@@ -64,10 +64,12 @@
 //     call. If it holds, every set is accepted.
 //  4. Otherwise finds the invalid sets. A failing call of at least 256
 //     candidates runs the locate step, on plain values (unweighted sums,
-//     batch-affine, one pairing each) and public weights: first the
-//     exponentiation method of Law and Matt on the whole call (weights
-//     1..m, one more pairing; B = A^j names the set when it is the only
-//     invalid one); otherwise the call is cut into parts of about 64 whose
+//     batch-affine, one pairing each) and public weights: first, unless
+//     the invalid share of the recent calls puts two or more invalid sets
+//     in a call this size, the exponentiation method of Law and Matt on
+//     the whole call (weights 1..m, one more pairing; B = A^j names the set
+//     when it is the only invalid one); otherwise the call is cut into
+//     parts of about 64 whose
 //     plain values show which hold invalid sets, and each failing part
 //     names a suspect the same way, or is halved (its left half's values
 //     computed, the right half's by division) when no weight matches. Each

@@ -113,6 +113,10 @@ type call struct {
 
 	pks []*curve.G1Affine // candidate keys (points)
 	pts []*curve.G2Affine // candidate signatures (points)
+
+	// blinded holds the terms d^(r_k) of the invalid sets the locate step
+	// found (blindedAll), by candidate.
+	blinded map[int]curve.GT
 }
 
 type group struct {
@@ -129,6 +133,7 @@ func (v *Verifier) verify(sets []Set, report func(i int, valid bool)) []bool {
 		return c.out
 	}
 	c.decode()
+	defer v.recent.observe(c.out) // after settleRest: every verdict is in
 	defer c.settleRest()
 	if len(c.cand) == 0 {
 		return c.out

@@ -2,6 +2,7 @@ package verifier
 
 import (
 	"math/bits"
+	"sync"
 
 	"github.com/attpool/attpool/internal/curve"
 )
@@ -178,10 +179,14 @@ func (c *call) acceptOutside(whole node, found []peel, open []pnode) {
 		c.spent += float64(p.size())*costMSMSet + c.checkCost(p.lo, p.hi)
 		rest.Mul(inverse(us[x]))
 	}
+	var outside []peel
 	for _, f := range found {
 		if !inOpen(f.k) {
-			rest.Mul(inverse(c.blinded(f)))
+			outside = append(outside, f)
 		}
+	}
+	for _, b := range c.blindedAll(outside) {
+		rest.Mul(inverse(b))
 	}
 	if !rest.IsOne() {
 		return
@@ -193,10 +198,29 @@ func (c *call) acceptOutside(whole node, found []peel, open []pnode) {
 	}
 }
 
-// blinded returns an invalid set's term of the call's secret check,
-// d^(r_k).
-func (c *call) blinded(f peel) curve.GT {
-	return f.d.Exp(c.scalar(f.k), c.nbits)
+// blindedAll returns the invalid sets' terms of the call's secret check,
+// d^(r_k) for each, computed in parallel the first time and kept for the
+// call's next secret check (acceptOutside's terms are acceptRest's too).
+func (c *call) blindedAll(fs []peel) []curve.GT {
+	if c.blinded == nil {
+		c.blinded = map[int]curve.GT{}
+	}
+	var todo []peel
+	for _, f := range fs {
+		if _, ok := c.blinded[f.k]; !ok {
+			todo = append(todo, f)
+		}
+	}
+	terms := make([]curve.GT, len(todo))
+	c.v.w.forEach(len(todo), 1, func(x int) { terms[x] = todo[x].d.Exp(c.scalar(todo[x].k), c.nbits) })
+	for x, f := range todo {
+		c.blinded[f.k] = terms[x]
+	}
+	out := make([]curve.GT, len(fs))
+	for x, f := range fs {
+		out[x] = c.blinded[f.k]
+	}
+	return out
 }
 
 // acceptRest checks the call less the invalid sets found, under the call's
@@ -204,8 +228,8 @@ func (c *call) blinded(f peel) curve.GT {
 // every set not yet decided is accepted.
 func (c *call) acceptRest(whole node, found []peel) bool {
 	rest := whole.A
-	for _, f := range found {
-		rest.Mul(inverse(c.blinded(f)))
+	for _, b := range c.blindedAll(found) {
+		rest.Mul(inverse(b))
 	}
 	if !rest.IsOne() {
 		return false
@@ -218,14 +242,73 @@ func (c *call) acceptRest(whole node, found []peel) bool {
 // wholeFirst reports whether tryWhole is worth its two pairings: when they
 // cost less than wholeFirstShare of the k parts' plain values, which they
 // save if the call holds one invalid set (not so for calls over many roots,
-// whose whole pairings have a Miller loop per root).
+// whose whole pairings have a Miller loop per root), and when a failing
+// call this size is likely to hold only one: the recent calls' invalid
+// share puts fewer than wholeFirstExpected invalid sets in it. (With a
+// Poisson count of mean 2, a failing call holds a single invalid set with
+// probability 0.31, about the share of the parts' cost that tryWhole costs
+// when it does not settle the call: past that it loses more than it saves.)
 func (c *call) wholeFirst(whole node, k int) bool {
 	m := whole.size()
+	if c.v.likelySeveral(m) {
+		return false
+	}
 	parts := 0.0
 	for x := range k {
 		parts += c.checkCost(whole.lo+x*m/k, whole.lo+(x+1)*m/k)
 	}
 	return 2*c.checkCost(whole.lo, whole.hi) < wholeFirstShare*parts
+}
+
+// wholeFirstExpected is the expected number of invalid sets in a call from
+// which wholeFirst skips tryWhole.
+const wholeFirstExpected = 2
+
+// likelySeveral reports whether the recent invalid share puts
+// wholeFirstExpected or more invalid sets in a call of m sets.
+func (v *Verifier) likelySeveral(m int) bool {
+	return v.recent.expected(m) >= wholeFirstExpected
+}
+
+// invalidShare keeps the share of invalid verdicts among the sets of the
+// recent calls: counts that halve whenever the sets pass invalidShareWindow,
+// so that the share follows a change of traffic within a few batches. It
+// only steers the locate step's first move; no verdict depends on it.
+type invalidShare struct {
+	mu            sync.Mutex
+	sets, invalid float64
+}
+
+// invalidShareWindow is about the number of recent sets the share is over:
+// a few thousand, a few of the pool's batches.
+const invalidShareWindow = 4096
+
+// observe adds a call's verdicts.
+func (s *invalidShare) observe(verdicts []bool) {
+	bad := 0
+	for _, ok := range verdicts {
+		if !ok {
+			bad++
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sets += float64(len(verdicts))
+	s.invalid += float64(bad)
+	for s.sets > invalidShareWindow {
+		s.sets, s.invalid = s.sets/2, s.invalid/2
+	}
+}
+
+// expected is the expected number of invalid sets among m at the recent
+// share (0 before any call).
+func (s *invalidShare) expected(m int) float64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sets == 0 {
+		return 0
+	}
+	return float64(m) * s.invalid / s.sets
 }
 
 // wholeFirstShare bounds what tryWhole may cost when it does not settle the
@@ -332,12 +415,16 @@ func (c *call) checkAndHalve(lv rangeLevel) ([]curve.GT, [][2]pnode) {
 	n := len(lv.suspects)
 	ds := make([]curve.GT, n)
 	halves := make([][2]pnode, len(lv.split))
+	// With fewer tasks than workers (the last levels, a range or two with
+	// several invalid sets), a left half's weighted value is computed
+	// beside its plain value, on a worker that would idle, instead of after.
+	spec := n+len(lv.split) < c.v.cfg.Workers
 	c.v.w.forEach(n+len(lv.split), 1, func(x int) {
 		if x < n {
 			ds[x] = c.oneSetValue(lv.suspects[x])
 			return
 		}
-		halves[x-n] = c.halve(lv.split[x-n])
+		halves[x-n] = c.halve(lv.split[x-n], spec)
 	})
 	c.v.stats.individual.Add(int64(n))
 	c.v.stats.bisections.Add(int64(len(lv.split)))
@@ -369,7 +456,7 @@ func (c *call) judgeNamed(p pnode, i int, d curve.GT, out *levelOut) {
 			out.fooled = append(out.fooled, p)
 			return
 		}
-		h := c.halve(p)
+		h := c.halve(p, false)
 		c.spent += 2 * c.checkCost(h[0].lo, h[0].hi)
 		out.next = append(out.next, h[0], h[1])
 		return
@@ -397,12 +484,24 @@ func (c *call) suspect(p pnode) int {
 
 // halve returns p's halves with their plain and weighted values: the left
 // half's computed (less the peeled terms in it), the right half's by
-// division.
-func (c *call) halve(p pnode) [2]pnode {
+// division. With spec, the left half's weighted value is computed in
+// parallel with its plain value, and dropped if the plain value passes.
+func (c *call) halve(p pnode, spec bool) [2]pnode {
 	mid := p.lo + p.size()/2
 	l := pnode{lo: p.lo, hi: mid, base: p.base, hasB: true}
 	r := pnode{lo: mid, hi: p.hi, base: p.base, hasB: true}
-	l.A = c.valueSerial(c.plainSums(p.lo, mid))
+	var lB curve.GT
+	if spec {
+		c.v.w.forEach(2, 1, func(x int) {
+			if x == 0 {
+				l.A = c.valueSerial(c.plainSums(p.lo, mid))
+			} else {
+				lB = c.plainWeighted(&p, p.lo, mid)
+			}
+		})
+	} else {
+		l.A = c.valueSerial(c.plainSums(p.lo, mid))
+	}
 	for _, q := range p.peeled {
 		if q.k < mid {
 			l.peel(q, false)
@@ -415,7 +514,10 @@ func (c *call) halve(p pnode) [2]pnode {
 	// secret check at the end decides). Otherwise it is computed.
 	l.B = curve.GTOne()
 	if !l.A.IsOne() {
-		l.B = c.plainWeighted(&l, p.lo, mid)
+		if !spec {
+			lB = c.plainWeighted(&l, p.lo, mid)
+		}
+		l.B = lB
 		for _, q := range l.peeled {
 			l.B.Mul(weightedTerm(q.d, q.k-p.base))
 		}

@@ -1,0 +1,83 @@
+package verifier
+
+import "testing"
+
+// TestInvalidShare: the share follows the verdicts of the recent calls and
+// halves its counts past the window, so a change of traffic shows within a
+// few batches.
+func TestInvalidShare(t *testing.T) {
+	var s invalidShare
+	if got := s.expected(1024); got != 0 {
+		t.Fatalf("no call yet: expected %v invalid sets, want 0", got)
+	}
+	verdicts := make([]bool, 1000)
+	for i := range verdicts {
+		verdicts[i] = i%100 != 0 // 1% invalid
+	}
+	s.observe(verdicts)
+	if got := s.expected(1000); got != 10 {
+		t.Fatalf("after a call of 1%% invalid: expected %v in 1000 sets, want 10", got)
+	}
+	clean := make([]bool, 1000)
+	for i := range clean {
+		clean[i] = true
+	}
+	for range 20 {
+		s.observe(clean)
+	}
+	if got := s.expected(1000); got >= 0.1 {
+		t.Fatalf("after 20 clean calls of 1000: expected %v invalid sets in 1000, want < 0.1", got)
+	}
+	if s.sets > invalidShareWindow {
+		t.Fatalf("counts over %v sets, window %d", s.sets, invalidShareWindow)
+	}
+}
+
+// TestWholeFirstFollowsShare: the locate step tries the whole call first
+// while failing calls hold about one invalid set, stops when the recent
+// share puts several in a call, and starts again once traffic is clean.
+// Every verdict stays exact whichever way it goes.
+func TestWholeFirstFollowsShare(t *testing.T) {
+	if testing.Short() {
+		t.Skip("signs 512 sets")
+	}
+	v := newVerifier(t, 64)
+	const n = 512
+	base := sameRoot(t, n, 0)
+	withBad := func(bad ...int) []Set {
+		sets := append([]Set(nil), base...)
+		for _, i := range bad {
+			sets[i].Signature = base[(i+1)%n].Signature
+		}
+		return sets
+	}
+	if v.likelySeveral(n) {
+		t.Fatal("no history: the whole call is not tried first")
+	}
+	dense := withBad(3, 50, 97, 130, 201, 260, 333, 410, 470, 505) // 10 of 512
+	one := withBad(77)
+	expDense, expOne, expBase := want(dense), want(one), want(base)
+	for range 2 {
+		checkVerdicts(t, v, dense, expDense)
+	}
+	if !v.likelySeveral(n) {
+		t.Fatalf("after calls of 10 invalid sets in %d (expected %.1f): the whole call is still tried first", n, v.recent.expected(n))
+	}
+	checkVerdicts(t, v, one, expOne)
+	for range 8 {
+		checkVerdicts(t, v, base, expBase)
+	}
+	if v.likelySeveral(n) {
+		t.Fatalf("after clean calls (expected %.2f): the whole call is not tried first again", v.recent.expected(n))
+	}
+	checkVerdicts(t, v, one, expOne)
+}
+
+func checkVerdicts(t *testing.T, v *Verifier, sets []Set, exp []bool) {
+	t.Helper()
+	for i, ok := range v.Verify(sets) {
+		if ok != exp[i] {
+			t.Fatalf("set %d: verdict %v, alone %v", i, ok, exp[i])
+		}
+	}
+}
