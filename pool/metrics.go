@@ -146,6 +146,7 @@ func verifierCounters(stats func() (verifier.Stats, bool)) []prometheus.Collecto
 		statCounter("bisections", "Failing ranges split in two.", func(s verifier.Stats) int64 { return s.Bisections }),
 		statCounter("individual_sets", "Signature sets checked alone.", func(s verifier.Stats) int64 { return s.Individual }),
 		statCounter("subgroup_fallbacks", "Calls whose fused subgroup rounds failed.", func(s verifier.Stats) int64 { return s.SubgroupFallbacks }),
+		statCounter("margin_rounds", "Fused calls that drew the margin rounds (their rounds failed, or they went on to bisection).", func(s verifier.Stats) int64 { return s.MarginRounds }),
 		statCounter("exp_method", "Failing ranges resolved by the exponentiation method.", func(s verifier.Stats) int64 { return s.ExpMethod }),
 		statCounter("located", "Invalid sets named by the locate step of a failing call.", func(s verifier.Stats) int64 { return s.Located }),
 		statCounter("hash_cache_hits", "Signing roots found in the hash-to-G2 cache.", func(s verifier.Stats) int64 { return s.HashCacheHits }),

@@ -108,6 +108,7 @@ type Stats struct {
 	Bisections        int64 // failing ranges split in two
 	Individual        int64 // sets checked alone
 	SubgroupFallbacks int64 // calls whose fused subgroup rounds failed
+	MarginRounds      int64 // fused calls that drew the margin rounds (rounds failed, or bisection)
 	OutsideG2         int64 // points found outside G2 by splitting failed rounds
 	ExpMethod         int64 // failing ranges resolved by the exponentiation method
 	Located           int64 // invalid sets named by the locate step of a failing call
@@ -115,7 +116,7 @@ type Stats struct {
 }
 
 type counters struct {
-	calls, sets, checks, bisections, individual, subgroupFallbacks, outsideG2, expMethod, located atomic.Int64
+	calls, sets, checks, bisections, individual, subgroupFallbacks, marginRounds, outsideG2, expMethod, located atomic.Int64
 }
 
 // Stats returns the counters so far.
@@ -127,6 +128,7 @@ func (v *Verifier) Stats() Stats {
 		Bisections:        v.stats.bisections.Load(),
 		Individual:        v.stats.individual.Load(),
 		SubgroupFallbacks: v.stats.subgroupFallbacks.Load(),
+		MarginRounds:      v.stats.marginRounds.Load(),
 		OutsideG2:         v.stats.outsideG2.Load(),
 		ExpMethod:         v.stats.expMethod.Load(),
 		Located:           v.stats.located.Load(),

@@ -49,8 +49,10 @@
 //     buckets, spread over the workers. The same digits then form the
 //     blinding scalars r_k = sum_j c_kj 13^j, and the blinded signature sum
 //     S = sum_k r_k s_k = sum_j 13^j H_j costs R-1 steps of Horner's rule
-//     instead of a multi-scalar multiplication. R is 20 for 64 bits and 38
-//     for 128 bits (see Soundness). Each group's key sum P_g = sum r_k pk_k
+//     instead of a multi-scalar multiplication. R is 18 for 64 bits and 36
+//     for 128 bits, extended to 21 and 38 (the margin rounds) before a
+//     call makes more than four checks under its scalars (see Soundness).
+//     Each group's key sum P_g = sum r_k pk_k
 //     comes from the same digit rounds in G1 for groups of 192 sets or more,
 //     and from a multi-scalar multiplication for the others. When a round
 //     sum is outside G2, the round is followed down to the point that makes
@@ -132,12 +134,23 @@
 // (The search picks later ranges from earlier outcomes; a failing check is
 // always truthful, and the bound takes each check's 13^-R as holding given
 // the earlier outcomes, the usual argument for bisection under shared
-// blinding.) The checks that share a call's scalars and can accept (the
-// whole call, its halves and parts, the rounds after a point outside G2 is
-// dropped) are capped at 512 per call, past which sets are checked one by
-// one; R is chosen with that margin: the least R with 512 * 13^-R <=
-// 2^-SecurityBits (20 for 64 bits, 2^-65.0; 38 for 128, 2^-131.6), so the
-// bound holds per call, not only per check. The small-call path checks every
+// blinding.) The bound is made to hold per call, not only per check. A
+// fused call starts on R0 rounds, the least with 4 * 13^-R0 <=
+// 2^-SecurityBits (18 for 64 bits, 36 for 128), enough for four shared
+// checks that can accept: the rounds' and the whole call's, which is all a
+// passing call makes, and the locate step's final check and early
+// acceptance, which is all a failing call it settles makes. Before any
+// further one (its rounds fail and are checked again as points outside G2
+// are dropped, or it goes on to bisection), the call draws the margin
+// rounds: fresh digits for rounds R0 to R, their sums checked in G2, the
+// scalars extended to r_k + 13^R0 (c_kR0 + 13 c_kR0+1 + ...) and the whole
+// call's value computed again under them (a failing check accepts nothing,
+// so the checks before it cost no margin). The checks under the extended
+// scalars are capped at 512, past which sets are checked one by one, and R
+// is the least with 4 * 13^-R0 + 512 * 13^-R <= 2^-SecurityBits: 21 for 64
+// bits (2^-64.6 + 2^-68.7 = 2^-64.5), 38 for 128 (2^-131.2 + 2^-131.6 =
+// 2^-130.4). Verifier.BatchInG2 makes one test with R0 rounds. The
+// small-call path checks every
 // point's subgroup exactly, and its nonzero scalars of SecurityBits+9 bits
 // bound each check by 2^-(SecurityBits+9), the 512 checks by
 // 2^-SecurityBits. One-set checks cannot err (a nonzero scalar does not hide

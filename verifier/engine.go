@@ -65,11 +65,32 @@ const (
 	marginBits      = 9
 )
 
-// roundsFor returns the number of subgroup rounds R for a per-call soundness
-// of 2^-bits: the least R with sharedChecksMax * 13^-R <= 2^-bits (20 for
-// 64 bits, 38 for 128).
+// A fused call starts on firstRounds rounds, which bound its first
+// firstChecks shared checks: those of a passing call (the rounds' and the
+// whole call's) and of a failing one that the locate step settles (its
+// final check and the early acceptance). A call that needs more (its rounds
+// fail, or it goes on to bisection) first draws the margin rounds up to
+// roundsFor, whose scalars bound sharedChecksMax more checks. Both together
+// err with probability at most firstChecks*13^-R0 + sharedChecksMax*13^-R
+// <= 2^-bits (see the package doc's Soundness).
+const (
+	firstChecks     = 1 << firstChecksBits
+	firstChecksBits = 2
+)
+
+// firstRounds returns R0, the least number of rounds with firstChecks *
+// 13^-R0 <= 2^-bits: 18 for 64 bits, 36 for 128.
+func firstRounds(bits int) int {
+	return int(math.Ceil(float64(bits+firstChecksBits) / math.Log2(digitBase)))
+}
+
+// roundsFor returns R, the least number of rounds with firstChecks *
+// 13^-R0 + sharedChecksMax * 13^-R <= 2^-bits (R0 = firstRounds(bits)):
+// 21 for 64 bits, 38 for 128.
 func roundsFor(bits int) int {
-	return int(math.Ceil(float64(bits+marginBits) / math.Log2(digitBase)))
+	first := firstChecks * math.Pow(digitBase, -float64(firstRounds(bits)))
+	left := math.Ldexp(1, -bits) - first
+	return int(math.Ceil(math.Log(sharedChecksMax/left) / math.Log(digitBase)))
 }
 
 // pairPasses is the number of pair rounds (curve.PairRoundG2, two digit
@@ -77,9 +98,14 @@ func roundsFor(bits int) int {
 func pairPasses(R int) int { return (R + 1) / 2 }
 
 // reserve takes n of the call's shared checks, or reports false when fewer
-// are left.
+// are left: firstChecks while the call is on its first rounds,
+// sharedChecksMax more after the margin rounds.
 func (c *call) reserve(n int) bool {
-	if c.shared+n > sharedChecksMax {
+	limit := c.sharedBase + sharedChecksMax
+	if c.first != nil {
+		limit = firstChecks
+	}
+	if c.shared+n > limit {
 		return false
 	}
 	c.shared += n
@@ -109,7 +135,12 @@ type call struct {
 	scalars       []byte
 
 	spent, budget float64 // planner cost ledger for bisection, µs
-	shared        int     // shared checks reserved (sharedChecksMax)
+	shared        int     // shared checks reserved (reserve)
+	sharedBase    int     // shared checks made before the margin rounds
+
+	// first holds the fused rounds of a call on its first rounds, for the
+	// margin rounds that extend them (withMargin); nil otherwise.
+	first *fusedRounds
 
 	pks []*curve.G1Affine // candidate keys (points)
 	pts []*curve.G2Affine // candidate signatures (points)
@@ -141,7 +172,7 @@ func (v *Verifier) verify(sets []Set, report func(i int, valid bool)) []bool {
 	c.hashRoots()
 	c.budget = denseBudget * float64(len(c.cand)) * costSingle
 	R := roundsFor(v.cfg.SecurityBits)
-	if c.fusedPays(R) && c.fused(R) {
+	if c.fusedPays(firstRounds(v.cfg.SecurityBits)) && c.fused(R) {
 		return c.out
 	}
 	c.conventional()
@@ -277,26 +308,124 @@ func (d *digitSource) next() uint8 {
 }
 
 // fused runs the fused subgroup-and-blinding check of the design note over
-// every candidate: R rounds of random digits c_kj in [0, 13); each round sum
+// every candidate: rounds of random digits c_kj in [0, 13); each round sum
 // H_j = sum_k c_kj s_k must be in G2; then r_k = sum_j c_kj 13^j blind the
 // pairing check, with S = sum_k r_k s_k = sum_j 13^j H_j by Horner's rule.
+// It runs on firstRounds rounds; when they fail, or later when the call
+// goes on to bisection (withMargin), the margin rounds up to R come first.
 // It reports false when a round sum is outside G2 and the descent to the
 // points outside does not pay: the caller falls back to checking each point.
 func (c *call) fused(R int) bool {
-	digits := drawDigits(len(c.cand), R)
+	R0 := firstRounds(c.v.cfg.SecurityBits)
+	digits := drawDigits(len(c.cand), R0)
 	c.pks, c.pts = c.points()
 	big := c.bigGroups()
 	c.reserve(1) // the rounds' check
-	H, PG, ok := c.v.pairRounds(c.pts, c.pks, digits, R, c.groups, big)
+	H, PG, ok := c.v.pairRounds(c.pts, c.pks, digits, R0, c.groups, big)
+	if ok {
+		c.first = &fusedRounds{digits: digits, H: H, PG: PG, big: big, R: R}
+		c.checkWhole(c.blindedSums(digits, R0, H, PG, big))
+		return true
+	}
+	// The rounds are checked again after each point dropped: more shared
+	// checks, so the margin rounds first.
+	c.v.stats.subgroupFallbacks.Add(1)
+	digits, H, PG, _ = c.marginRounds(digits, R0, R, H, PG, big)
+	digits, ok = c.dropOutsideG2(digits, R, H, PG, big)
+	if !ok {
+		return false
+	}
+	if len(c.cand) > 0 {
+		c.checkWhole(c.blindedSums(digits, R, H, PG, big))
+	}
+	return true
+}
+
+// fusedRounds is what the margin rounds extend: the first rounds' digits
+// and sums, the groups whose key sums come from the rounds, and R, the
+// rounds to extend to.
+type fusedRounds struct {
+	digits []uint8
+	H      []curve.G2
+	PG     [][]curve.G1
+	big    []int
+	R      int
+}
+
+// withMargin draws the margin rounds of a call still on its first rounds,
+// before bisection's many shared checks: the scalars grow to R rounds' and
+// the whole call's sums and value are computed again under them (a call on
+// random scalars has its margin already). It returns the whole call's
+// failing node, or false when the call needs no bisection: the new check
+// passes (it accepts every set not yet decided), or, with probability at
+// most 13^-R0 for each point outside G2, a margin round sum is outside G2
+// (every undecided point is then checked alone: subgroup, then pairing).
+func (c *call) withMargin(whole node) (node, bool) {
+	f := c.first
+	if f == nil {
+		return whole, true
+	}
+	c.first, c.sharedBase = nil, c.shared
+	digits, H, PG, ok := c.marginRounds(f.digits, len(f.H), f.R, f.H, f.PG, f.big)
 	if !ok {
 		c.v.stats.subgroupFallbacks.Add(1)
-		if digits, ok = c.dropOutsideG2(digits, R, H, PG, big); !ok {
-			return false
-		}
-		if len(c.cand) == 0 {
-			return true
+		c.aloneWithSubgroup()
+		return whole, false
+	}
+	c.blinded = nil // terms under the first rounds' scalars
+	whole = c.blindedSums(digits, f.R, H, PG, f.big)
+	if !c.reserve(1) {
+		c.checkAlone(allOf(whole))
+		return whole, false
+	}
+	A := c.value(whole)
+	if A.IsOne() {
+		c.accept(whole.lo, whole.hi)
+		return whole, false
+	}
+	return whole.failing(A, whole.size() <= emRoot, true), true
+}
+
+// aloneWithSubgroup checks each undecided candidate alone, its point's
+// subgroup first (the rounds did not vouch for it).
+func (c *call) aloneWithSubgroup() {
+	ks := c.undecided(0, len(c.cand))
+	outside := make([]bool, len(ks))
+	c.v.w.forEach(len(ks), inG2Chunk, func(x int) { outside[x] = !c.pts[ks[x]].InG2() })
+	var in []int
+	for x, k := range ks {
+		if outside[x] {
+			c.settle(c.cand[k], false)
+		} else {
+			in = append(in, k)
 		}
 	}
+	c.checkAlone(in)
+}
+
+// marginRounds extends the fused rounds [0, from) to [0, to): fresh uniform
+// digits for every candidate (the first rounds' digits already make each
+// scalar nonzero, and r_k < 13^from keeps it so), their round sums in G2
+// and, for the big groups, in G1. It reports whether the new sums are in
+// G2. The call's candidates must be those the first rounds were drawn for.
+func (c *call) marginRounds(digits []uint8, from, to int, H []curve.G2, PG [][]curve.G1, big []int) ([]uint8, []curve.G2, [][]curve.G1, bool) {
+	c.v.stats.marginRounds.Add(1)
+	m := len(c.cand)
+	extra := drawUniformDigits(m, to-from)
+	h, pg, ok := c.v.pairRounds(c.pts, c.pks, extra, to-from, c.groups, big)
+	digits = append(digits[:from*m:from*m], extra...)
+	H = append(H[:from:from], h...)
+	for x := range PG {
+		PG[x] = append(PG[x][:from:from], pg[x]...)
+	}
+	return digits, H, PG, ok
+}
+
+// blindedSums sets the call's scalars from the digits of R rounds and
+// returns the whole call's node under them: S by Horner's rule over the
+// round sums, the big groups' key sums likewise, the others' by
+// multi-scalar multiplication. The spent ledger is charged for its check.
+func (c *call) blindedSums(digits []uint8, R int, H []curve.G2, PG [][]curve.G1, big []int) node {
 	c.scalarsFromDigits(digits, R)
 	S := horner(H)
 	known := make(map[int]curve.G1, len(big))
@@ -305,8 +434,7 @@ func (c *call) fused(R int) bool {
 	}
 	whole := c.sums(0, len(c.cand), &S, known)
 	c.spent += c.checkCost(whole.lo, whole.hi)
-	c.checkWhole(whole)
-	return true
+	return whole
 }
 
 // bigGroups returns the groups large enough that their key sums P_g = sum
@@ -435,6 +563,17 @@ func roundDigits(digits []uint8, m, R int) func(j int) []uint8 {
 	}
 }
 
+// drawUniformDigits returns R*m uniform digits in [0, 13) from a fresh
+// CSPRNG, digits[j*m+k] for round j and point k.
+func drawUniformDigits(m, R int) []uint8 {
+	digits := make([]uint8, R*m)
+	ds := digitSource{r: newRand(), pos: digitBuf}
+	for i := range digits {
+		digits[i] = ds.next()
+	}
+	return digits
+}
+
 // drawDigits returns R*m uniform digits in [0, 13) from a fresh CSPRNG,
 // digits[j*m+k] for round j and point k, with no point's digits all zero.
 func drawDigits(m, R int) []uint8 {
@@ -466,7 +605,7 @@ func (v *Verifier) BatchInG2(points []*crypto.Signature) bool {
 	if len(points) == 0 {
 		return true
 	}
-	R := roundsFor(v.cfg.SecurityBits)
+	R := firstRounds(v.cfg.SecurityBits) // one test: 13^-R <= 2^-(bits+2)
 	pts := make([]*curve.G2Affine, 0, len(points))
 	for _, p := range points {
 		if p == nil {
@@ -540,7 +679,9 @@ func (c *call) checkWhole(whole node) {
 	if whole.size() >= locateMin && c.locateAll(whole) {
 		return
 	}
-	c.bisect(whole)
+	if whole, ok := c.withMargin(whole); ok {
+		c.bisect(whole)
+	}
 }
 
 // allOf returns the candidates of nd.

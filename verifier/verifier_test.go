@@ -4,7 +4,9 @@ import (
 	crand "crypto/rand"
 	"errors"
 	"fmt"
+	"math"
 	mrand "math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -57,9 +59,70 @@ func TestDefaultConfig(t *testing.T) {
 }
 
 func TestRounds(t *testing.T) {
-	for _, c := range []struct{ bits, R int }{{64, 20}, {128, 38}} {
+	for _, c := range []struct{ bits, R0, R int }{{64, 18, 21}, {128, 36, 38}} {
 		if got := roundsFor(c.bits); got != c.R {
 			t.Errorf("roundsFor(%d) = %d, want %d", c.bits, got, c.R)
+		}
+		if got := firstRounds(c.bits); got != c.R0 {
+			t.Errorf("firstRounds(%d) = %d, want %d", c.bits, got, c.R0)
+		}
+	}
+}
+
+// TestMarginRounds: a fused call that passes, or whose failure the locate
+// step settles, keeps its first rounds' scalars (at most firstChecks shared
+// checks); one that goes on to bisection, or whose rounds fail, extends them
+// with the margin rounds first, so that every later check that may accept
+// uses scalars of R rounds. Verdicts stay exact.
+func TestMarginRounds(t *testing.T) {
+	for _, bits := range []int{64, 128} {
+		v := newVerifier(t, bits)
+		R0, R := firstRounds(bits), roundsFor(bits)
+		bitsOf := func(rounds int) int { return int(math.Ceil(float64(rounds) * math.Log2(digitBase))) }
+		const n = 300
+		valid := sameRoot(t, n, 0)
+		with := func(m int, change func(s []Set)) []Set {
+			s := append([]Set(nil), valid[:m]...)
+			change(s)
+			return s
+		}
+		T := orderThirteen(t)
+		for _, tc := range []struct {
+			name   string
+			sets   []Set
+			margin int64
+			nbits  int
+			bad    []int // sets whose verdict is false
+		}{
+			{"passing", valid, 0, bitsOf(R0), nil},
+			{"settled by the locate step", with(n, func(s []Set) { s[7].Signature = valid[8].Signature }), 0, bitsOf(R0), []int{7}},
+			{"bisected", with(120, func(s []Set) { s[7].Signature, s[90].Signature = valid[8].Signature, valid[91].Signature }), 1, bitsOf(R), []int{7, 90}},
+			{"rounds fail", with(n, func(s []Set) { s[100].Signature = shifted(t, valid[100].Signature, &T) }), 1, bitsOf(R), []int{100}},
+		} {
+			m := len(tc.sets)
+			before := v.Stats().MarginRounds
+			c := &call{v: v, sets: tc.sets, out: make([]bool, m), settled: make([]bool, m)}
+			c.decode()
+			c.hashRoots()
+			c.budget = denseBudget * float64(len(c.cand)) * costSingle
+			if !c.fused(R) {
+				t.Fatalf("%d bits, %s: the fused path gave up", bits, tc.name)
+			}
+			c.settleRest()
+			if got := v.Stats().MarginRounds - before; got != tc.margin {
+				t.Errorf("%d bits, %s: margin rounds drawn %d times, want %d", bits, tc.name, got, tc.margin)
+			}
+			if c.nbits != tc.nbits {
+				t.Errorf("%d bits, %s: scalars of %d bits, want %d", bits, tc.name, c.nbits, tc.nbits)
+			}
+			if c.shared > firstChecks && tc.margin == 0 {
+				t.Errorf("%d bits, %s: %d shared checks on the first rounds, bound %d", bits, tc.name, c.shared, firstChecks)
+			}
+			for i, ok := range c.out {
+				if ok == slices.Contains(tc.bad, i) {
+					t.Fatalf("%d bits, %s: set %d verdict %v", bits, tc.name, i, ok)
+				}
+			}
 		}
 	}
 }
