@@ -317,7 +317,7 @@ func (d *digitSource) next() uint8 {
 // points outside does not pay: the caller falls back to checking each point.
 func (c *call) fused(R int) bool {
 	R0 := firstRounds(c.v.cfg.SecurityBits)
-	digits := drawDigits(len(c.cand), R0)
+	digits := drawDigits(len(c.cand), R0, true)
 	c.pks, c.pts = c.points()
 	big := c.bigGroups()
 	c.reserve(1) // the rounds' check
@@ -411,7 +411,7 @@ func (c *call) aloneWithSubgroup() {
 func (c *call) marginRounds(digits []uint8, from, to int, H []curve.G2, PG [][]curve.G1, big []int) ([]uint8, []curve.G2, [][]curve.G1, bool) {
 	c.v.stats.marginRounds.Add(1)
 	m := len(c.cand)
-	extra := drawUniformDigits(m, to-from)
+	extra := drawDigits(m, to-from, false)
 	h, pg, ok := c.v.pairRounds(c.pts, c.pks, extra, to-from, c.groups, big)
 	digits = append(digits[:from*m:from*m], extra...)
 	H = append(H[:from:from], h...)
@@ -563,20 +563,10 @@ func roundDigits(digits []uint8, m, R int) func(j int) []uint8 {
 	}
 }
 
-// drawUniformDigits returns R*m uniform digits in [0, 13) from a fresh
-// CSPRNG, digits[j*m+k] for round j and point k.
-func drawUniformDigits(m, R int) []uint8 {
-	digits := make([]uint8, R*m)
-	ds := digitSource{r: newRand(), pos: digitBuf}
-	for i := range digits {
-		digits[i] = ds.next()
-	}
-	return digits
-}
-
 // drawDigits returns R*m uniform digits in [0, 13) from a fresh CSPRNG,
-// digits[j*m+k] for round j and point k, with no point's digits all zero.
-func drawDigits(m, R int) []uint8 {
+// digits[j*m+k] for round j and point k, with no point's digits all zero
+// when nonzero (a point whose digits are all zero draws them again).
+func drawDigits(m, R int, nonzero bool) []uint8 {
 	digits := make([]uint8, R*m)
 	ds := digitSource{r: newRand(), pos: digitBuf}
 	for k := range m {
@@ -587,7 +577,7 @@ func drawDigits(m, R int) []uint8 {
 				digits[j*m+k] = d
 				zero = zero && d == 0
 			}
-			if !zero { // r_k must not be zero
+			if !zero || !nonzero { // r_k must not be zero
 				break
 			}
 		}
@@ -618,7 +608,7 @@ func (v *Verifier) BatchInG2(points []*crypto.Signature) bool {
 	if len(pts) == 0 {
 		return true
 	}
-	_, _, ok := v.pairRounds(pts, nil, drawDigits(len(pts), R), R, nil, nil)
+	_, _, ok := v.pairRounds(pts, nil, drawDigits(len(pts), R, true), R, nil, nil)
 	return ok
 }
 

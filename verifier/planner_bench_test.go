@@ -24,7 +24,7 @@ func BenchmarkG1RoundsMin(b *testing.B) {
 			for k := range pts {
 				pts[k] = blspoint.Key(pks[k%len(pks)])
 			}
-			round := roundDigits(drawDigits(n, R), n, R)
+			round := roundDigits(drawDigits(n, R, true), n, R)
 			scalars := make([]byte, n*((nbits+7)/8))
 			for i := range scalars {
 				scalars[i] = byte(i*7 + 1)
