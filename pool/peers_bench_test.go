@@ -23,6 +23,7 @@ type isolationLoad struct {
 type isolationMsg struct {
 	att      *attestation.SingleAttestation
 	good     [96]byte // a valid signature of att
+	bad      [96]byte // an invalid one, used in the attack run if invalid
 	subnet   uint64
 	from     Peer
 	invalid  bool // in the attack run
@@ -48,7 +49,9 @@ func newIsolationLoad(b testing.TB) *isolationLoad {
 			m := isolationMsg{att: att, good: att.Signature, subnet: subnet, at: time.Duration(rng.Int64N(int64(l.window)))}
 			if rng.Float64() < isolationAttackShare {
 				m.from, m.attacker = "attacker", true
-				m.invalid = rng.IntN(2) == 0
+				if m.invalid = rng.IntN(2) == 0; m.invalid {
+					m.bad = e.sign(att.AttesterIndex, [32]byte{byte(len(l.msgs))})
+				}
 			} else {
 				m.from = Peer(fmt.Sprint("honest", rng.IntN(isolationHonestPeers)))
 			}
@@ -67,7 +70,6 @@ func (l *isolationLoad) run(b testing.TB, cfg Config, attack bool) []time.Durati
 		b.Fatal(err)
 	}
 	defer p.Close()
-	bad := [96]byte{}
 	lat := make([]time.Duration, len(l.msgs))
 	var wg sync.WaitGroup
 	start := time.Now()
@@ -76,8 +78,7 @@ func (l *isolationLoad) run(b testing.TB, cfg Config, attack bool) []time.Durati
 		att := *m.att
 		att.Signature = m.good
 		if attack && m.invalid {
-			bad = l.e.sign(att.AttesterIndex, [32]byte{byte(i)})
-			att.Signature = bad
+			att.Signature = m.bad // signed beforehand: signing here would load the CPUs and delay submissions
 		}
 		wg.Go(func() {
 			time.Sleep(time.Until(start.Add(m.at)))
