@@ -37,8 +37,12 @@ type latencyConfig struct {
 	AggOffset  time.Duration // from the attestations' deadline to the aggregates' (4 s)
 	Seed       uint64
 	RealTime   bool // do not skip the stretches in which nothing is in flight
-	Log        io.Writer
-	Progress   io.Writer
+	// Attackers, when positive, gives every message a forwarding peer: the
+	// invalid ones come from Attackers peers of the attacker's, the valid
+	// ones from honestPeers others (0: no peer, pool.NoPeer).
+	Attackers int
+	Log       io.Writer
+	Progress  io.Writer
 }
 
 // loadSpec is one load of the benchmark: a node on Subnets subnets with an
@@ -102,22 +106,43 @@ type timed struct {
 	sub   uint64
 	agg   *pooltest.AggregateMsg // an aggregate instead of att
 	valid bool                   // of an attestation
+	from  pool.Peer              // the forwarding peer (latencyConfig.Attackers)
 }
 
 // submit sends the message and waits for its verdict.
 func (m *timed) submit(p *pool.Pool) pool.Result {
 	if m.agg != nil {
-		return p.ValidateAggregate(context.Background(), m.agg.Msg)
+		return p.ValidateAggregateFrom(context.Background(), m.from, m.agg.Msg)
 	}
-	return p.ValidateAttestation(context.Background(), m.att, m.sub)
+	return p.ValidateAttestationFrom(context.Background(), m.from, m.att, m.sub)
 }
 
 // submitAsync sends the message.
 func (m *timed) submitAsync(p *pool.Pool) <-chan pool.Result {
 	if m.agg != nil {
-		return p.ValidateAggregateAsync(context.Background(), m.agg.Msg)
+		return p.ValidateAggregateFromAsync(context.Background(), m.from, m.agg.Msg)
 	}
-	return p.ValidateAttestationAsync(context.Background(), m.att, m.sub)
+	return p.ValidateAttestationFromAsync(context.Background(), m.from, m.att, m.sub)
+}
+
+// honestPeers is the number of honest peers the messages come from when
+// latencyConfig.Attackers is set: about the peers a beacon node keeps.
+const honestPeers = 64
+
+// assignPeers gives each message of l its forwarding peer: an invalid one
+// (attestation or aggregate) one of attackers' peers, a valid one one of
+// honestPeers others. Honest peers validate before they forward, so only
+// the attacker's peers deliver invalid signatures; this attacker forwards
+// nothing else. rng is the peers' own, so the arrival times do not change.
+func assignPeers(l *latencyLoad, attackers int, rng *rand.Rand) {
+	for i := range l.msgs {
+		m := &l.msgs[i]
+		if c := m.class(); c == classInvalid || c == classAggregateInvalid {
+			m.from = pool.Peer(fmt.Sprint("attacker-", rng.IntN(attackers)))
+		} else {
+			m.from = pool.Peer(fmt.Sprint("peer-", rng.IntN(honestPeers)))
+		}
+	}
 }
 
 // ok reports whether r is the verdict the message must get.
@@ -251,6 +276,9 @@ func buildLatencyLoads(cfg latencyConfig, net *pooltest.Network) ([]latencyLoad,
 			}
 		}
 		slices.SortStableFunc(l.msgs, func(a, b timed) int { return int(a.at - b.at) })
+		if cfg.Attackers > 0 {
+			assignPeers(&l, cfg.Attackers, rand.New(rand.NewPCG(cfg.Seed, uint64(len(cfg.Loads)+li))))
+		}
 		loads = append(loads, l)
 	}
 	return loads, nil

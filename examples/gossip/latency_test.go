@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attpool/attpool/pool"
 	"github.com/attpool/attpool/pool/pooltest"
 )
 
@@ -116,6 +117,50 @@ func TestLatencyWrongVerdict(t *testing.T) {
 	}
 	if o.wall < l.msgs[len(l.msgs)-1].at-l.msgs[0].at-time.Millisecond {
 		t.Errorf("run of %v for arrivals spread over %v", o.wall, l.msgs[len(l.msgs)-1].at-l.msgs[0].at)
+	}
+}
+
+// TestLatencyAttackerPeers: with -attackers every invalid message comes
+// from one of the attacker's peers and every valid one from an honest peer,
+// the arrival times are those of the run without peers, and the pool,
+// isolating the attacker's peers, still gives every verdict right.
+func TestLatencyAttackerPeers(t *testing.T) {
+	cfg := quickConfig(t)
+	cfg.Loads = cfg.Loads[1:] // 5% invalid
+	net := pooltest.NewNetwork(cfg.Validators, firstSlot+1)
+	plain, err := buildLatencyLoads(cfg, net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Attackers = 3
+	loads, err := buildLatencyLoads(cfg, net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &loads[0]
+	attackers, bad := map[pool.Peer]bool{}, 0
+	for i, m := range l.msgs {
+		if m.at != plain[0].msgs[i].at || plain[0].msgs[i].from != pool.NoPeer {
+			t.Fatalf("message %d: at %v from %q, without peers at %v from %q", i, m.at, m.from, plain[0].msgs[i].at, plain[0].msgs[i].from)
+		}
+		invalid := m.class() == classInvalid || m.class() == classAggregateInvalid
+		if invalid != strings.HasPrefix(string(m.from), "attacker-") || (!invalid && !strings.HasPrefix(string(m.from), "peer-")) {
+			t.Fatalf("message %d (class %d) from %q", i, m.class(), m.from)
+		}
+		if invalid {
+			attackers[m.from] = true
+			bad++
+		}
+	}
+	if bad == 0 || len(attackers) > cfg.Attackers {
+		t.Fatalf("%d invalid messages from %d attacker peers (want some, from at most %d)", bad, len(attackers), cfg.Attackers)
+	}
+	o, err := runTimed(policies()[0].config(), net, l, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.wrong != 0 || o.messages != len(l.msgs) {
+		t.Fatalf("%d wrong verdicts of %d messages", o.wrong, o.messages)
 	}
 }
 

@@ -25,6 +25,7 @@ type latencyFlagSet struct {
 	realTime        bool
 	quick           bool
 	reportDir       string
+	attackers       int
 }
 
 // Defaults of -latency: mainnet's arrival model and the loads of issue 9's
@@ -68,6 +69,7 @@ func latencyFlags() *latencyFlagSet {
 	flag.BoolVar(&f.realTime, "realtime", false, "-latency: do not skip the stretches in which no message is in flight")
 	flag.BoolVar(&f.quick, "quick", false, "-latency: a small quick run for tests (16,384 validators, 4 subnets, delays of tens of ms, 1 repetition)")
 	flag.StringVar(&f.reportDir, "report", "", "-latency: also write `DIR`/latency.csv and DIR/latency.png")
+	flag.IntVar(&f.attackers, "attackers", 0, "-latency: give each message its forwarding peer, the invalid ones from this many attacker peers and the valid ones from 64 honest peers (0: no peers, so no peer isolation)")
 	return f
 }
 
@@ -78,7 +80,7 @@ func latencyConfigOf(f *latencyFlagSet, main config) (latencyConfig, error) {
 	flag.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
 	cfg := latencyConfig{
 		Validators: latencyValidators, Reps: f.reps, Goroutines: main.Goroutines, Seed: main.Seed,
-		RealTime: f.realTime, Log: main.Log, Progress: main.Progress,
+		RealTime: f.realTime, Log: main.Log, Progress: main.Progress, Attackers: f.attackers,
 		AggOffset: aggregateDeadline - attestationDeadline,
 	}
 	loads, mean, p95, maxDelay := f.loads, f.mean, f.p95, f.maxDelay
@@ -94,6 +96,9 @@ func latencyConfigOf(f *latencyFlagSet, main config) (latencyConfig, error) {
 	}
 	if set["validators"] {
 		cfg.Validators = main.Validators
+	}
+	if f.attackers < 0 {
+		return cfg, fmt.Errorf("-attackers %d: want 0 or more", f.attackers)
 	}
 	var err error
 	if cfg.Loads, err = parseLoads(loads); err != nil {

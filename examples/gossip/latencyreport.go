@@ -26,6 +26,7 @@ type latencyReport struct {
 	Arrival       arrival      `json:"arrival_attestation"`
 	AggArrival    *arrival     `json:"arrival_aggregate,omitempty"` // nil: no aggregates
 	SkipIdle      bool         `json:"skip_idle"`
+	Attackers     int          `json:"attackers,omitempty"` // 0: messages without a forwarding peer
 	Policies      []policy     `json:"policies"`
 	Loads         []loadResult `json:"loads"`
 	Targets       []target     `json:"targets"`
@@ -203,7 +204,7 @@ func runLatency(cfg latencyConfig) (*latencyReport, error) {
 
 	rep := &latencyReport{
 		Date: start.UTC(), GOMAXPROCS: runtime.GOMAXPROCS(0), Validators: cfg.Validators, Reps: cfg.Reps,
-		Arrival: cfg.Att, SkipIdle: !cfg.RealTime, Policies: pols,
+		Arrival: cfg.Att, SkipIdle: !cfg.RealTime, Attackers: cfg.Attackers, Policies: pols,
 	}
 	if cfg.Aggregates {
 		rep.AggArrival = &cfg.Agg
@@ -332,6 +333,9 @@ func (r *latencyReport) printTable(w io.Writer) {
 	fmt.Fprintln(w)
 	if g := r.AggArrival; g != nil {
 		fmt.Fprintf(w, "aggregates: every aggregate of the slot mixed in, arriving after their deadline (8 s) as lognormal, mean %v, p95 %v\n", g.Mean, g.P95)
+	}
+	if r.Attackers > 0 {
+		fmt.Fprintf(w, "forwarding peers: the invalid messages from %d attacker peers, the valid ones from %d honest peers\n", r.Attackers, honestPeers)
 	}
 	fmt.Fprintln(w, "latency: submission to verdict, ms (valid/invalid: attestations; agg: aggregates); CPU: process user+system seconds per 1,000 messages")
 	for _, l := range r.Loads {
