@@ -212,6 +212,30 @@ func (b *batcher) taint(from Peer) {
 	}
 }
 
+// promote moves g's sets still queued in an isolated peer's lane to the
+// other sets' queues when from, the peer of a copy that joined g, is not
+// isolated; the copy's peer then answers for them (tainted if they are
+// invalid).
+func (b *batcher) promote(g *group, from Peer) {
+	if b.peers == nil {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.apart.len() == 0 || b.peers.isolated(from, time.Now()) {
+		return
+	}
+	moved := b.apart.extract(func(j *job) bool { return j.g == g })
+	for _, j := range moved {
+		j.from = from
+		b.queueLocked(j)
+	}
+	if len(moved) > 0 {
+		signal(b.wake)
+		signal(b.wakeBackup)
+	}
+}
+
 // isolatedPeers is the number of peers isolated now.
 func (b *batcher) isolatedPeers() int {
 	if b.peers == nil {

@@ -90,7 +90,11 @@
 // isolated peer's sets, including those already queued when it is found
 // out, are verified in batches of at most 8 of its own sets, by a verify
 // goroutine of their own and no other: they fail no other peer's batch and
-// their search delays no other batch. The scores are
+// their search delays no other batch. An identical copy of a message that
+// waits in an isolated peer's lane, forwarded by a peer that is not
+// isolated, takes it out to the others' queues and answers for it, so an
+// attacker that forwards valid messages first cannot hold up their honest
+// copies. The scores are
 // kept for at most Config.MaxPeers peers (1024 by default, a few dozen
 // bytes and the peer's ID each); when the table is full, a new peer takes
 // the place of the lowest score. NoPeer is never isolated; BatchFixed, the

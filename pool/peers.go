@@ -135,6 +135,24 @@ func (l *lanes) push(j *job) {
 
 func (l *lanes) len() int { return len(l.turn) }
 
+// extract removes the sets for which match is true and returns them.
+func (l *lanes) extract(match func(*job) bool) []*job {
+	var out []*job
+	kept := l.turn[:0]
+	for _, p := range l.turn {
+		q := l.byPeer[p]
+		out = append(out, q.extract(match)...)
+		if q.len() == 0 {
+			delete(l.byPeer, p)
+		} else {
+			kept = append(kept, p)
+		}
+	}
+	clear(l.turn[len(kept):])
+	l.turn = kept
+	return out
+}
+
 // take returns up to isolatedBatch sets of the next peer in turn.
 func (l *lanes) take() []*job {
 	if len(l.turn) == 0 {

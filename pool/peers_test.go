@@ -117,6 +117,88 @@ func TestBatcherIsolatesQueued(t *testing.T) {
 	}
 }
 
+// TestBatcherPromotesHonestCopy: a copy from a peer that is not isolated
+// moves its message's sets out of the isolated peer's lane, with the copy's
+// peer now answering for them; a copy from an isolated peer, or NoPeer's
+// when nothing is in the lanes, moves nothing.
+func TestBatcherPromotesHonestCopy(t *testing.T) {
+	b := newTestBatcher(t, Config{BatchSize: 1024})
+	b.taint("bad")
+	b.taint("other-bad")
+	jobs := testJobs(1, 3, "bad")
+	b.add(jobs...)
+	b.promote(jobs[1].g, "other-bad") // isolated too: stays
+	b.promote(&group{}, "honest")     // a group with nothing queued
+	if b.queuedLocked() != 0 || b.apart.len() != 1 {
+		t.Fatalf("queued %d, lanes %d: nothing should have moved", b.queuedLocked(), b.apart.len())
+	}
+	b.promote(jobs[1].g, "honest")
+	batch, apart, _, _ := b.take(primary)
+	if apart || len(batch) != 1 || batch[0] != jobs[1] || batch[0].from != "honest" {
+		t.Fatalf("honest take: %d sets (apart %v), want jobs[1] from honest", len(batch), apart)
+	}
+	lane, _, _, _ := b.take(isolated)
+	if len(lane) != 2 || lane[0] != jobs[0] || lane[1] != jobs[2] {
+		t.Fatalf("lane: %d sets, want jobs 0 and 2", len(lane))
+	}
+}
+
+// TestHonestCopyLeavesLane: an isolated peer's valid message waits in its
+// lane behind its other sets; the same message forwarded by an honest peer
+// joins it and takes it out, so both copies are answered (the first Accept,
+// the copy Ignore) while the lane's worker is still held.
+func TestHonestCopyLeavesLane(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, 1, 16, 100)
+		e.setSlot(testSlot, 1000)
+		gv := &peerRecorder{v: newTestVerifier(t), peer: map[[96]byte]Peer{}, in: make(chan struct{})}
+		p := e.pool(Config{SignatureVerifier: gv, PruneInterval: time.Hour})
+		d := e.data(testSlot)
+		ctx := context.Background()
+		bad, subnet := e.single(d, 0, 0)
+		bad.Signature = e.sign(bad.AttesterIndex, [32]byte{3})
+		wantResult(t, p.ValidateAttestationFrom(ctx, "attacker", bad, subnet), Reject, ErrInvalidSignature)
+		held, _ := e.single(d, 0, 1)
+		later, _ := e.single(d, 0, 2)
+		hold := make(chan struct{})
+		release := sync.OnceFunc(func() { close(hold) })
+		defer release() // a failure must not leave the lane's worker held
+		gv.mu.Lock()
+		gv.hold = hold
+		gv.mu.Unlock()
+		heldc := p.ValidateAttestationFromAsync(ctx, "attacker", held, subnet)
+		<-gv.in // the lane's worker verifies held, and waits
+		laterc := p.ValidateAttestationFromAsync(ctx, "attacker", later, subnet)
+		synctest.Wait() // later is queued in the lane
+		if p.batch.apart.len() != 1 {
+			t.Fatal("later is not waiting in the attacker's lane")
+		}
+		copyc := p.ValidateAttestationFromAsync(ctx, "honest", later, subnet)
+		for _, c := range []struct {
+			res  <-chan Result
+			want Verdict
+			err  error
+		}{{laterc, Accept, nil}, {copyc, Ignore, ErrAlreadySeen}} { // a copy of an accepted message is ignored
+			select {
+			case r := <-c.res:
+				wantResult(t, r, c.want, c.err)
+			case <-time.After(time.Second): // fake time: once everything else is blocked
+				t.Fatal("later is still waiting behind the held lane")
+			}
+		}
+		select {
+		case r := <-heldc:
+			t.Fatalf("held answered %v before its call was let go", r)
+		default:
+		}
+		release()
+		wantResult(t, <-heldc, Accept, nil)
+		if n := p.batch.isolatedPeers(); n != 1 {
+			t.Fatalf("%d isolated peers, want the attacker only", n)
+		}
+	})
+}
+
 // peerRecorder verifies with a real verifier, records the peers of every
 // call's sets (by signature) and holds a call while its gate is closed.
 type peerRecorder struct {

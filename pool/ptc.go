@@ -62,7 +62,7 @@ func (p *Pool) submitPayloadAttestation(r *request, from Peer, msg *attestation.
 		kind: kindPayloadAttestation, reqs: []*request{r},
 		key: epochKey{d.Slot, msg.ValidatorIndex}, msgRoot: root, sig: msg.Signature,
 	}
-	if res, joined := p.checkSeen(g, r); joined || res.Err != nil {
+	if res, joined := p.checkSeen(g, r, from); joined || res.Err != nil {
 		return res, joined
 	}
 	if res, ok := p.checkPayloadAttestationBlock(&d); !ok {

@@ -149,7 +149,7 @@ func (p *Pool) submitAttestation(r *request, from Peer, att *attestation.SingleA
 	}
 	g := m.newGroup(kindAttestation, r, att.AttesterIndex, att.Signature)
 	g.pos, g.size = uint64(pos), uint64(len(m.committee))
-	if res, joined := p.checkSeen(g, r); joined || res.Err != nil {
+	if res, joined := p.checkSeen(g, r, from); joined || res.Err != nil {
 		return res, joined
 	}
 	return p.queueAttestation(g, from, att)
@@ -306,18 +306,32 @@ func (m *intake) newGroup(kind int, r *request, validator uint64, sig [96]byte) 
 }
 
 // checkSeen runs the first-seen rules of g's topic; an identical copy of a
-// message being verified joins its group (joined true).
-func (p *Pool) checkSeen(g *group, r *request) (res Result, joined bool) {
+// message being verified joins its group (joined true). A copy forwarded by
+// a peer that is not isolated takes the message out of an isolated peer's
+// lane (batcher.promote): an attacker that forwards valid messages first
+// does not hold up the honest copies behind it.
+func (p *Pool) checkSeen(g *group, r *request, from Peer) (res Result, joined bool) {
+	lead, res, joined := p.joinCopy(g, r)
+	if joined {
+		p.batch.promote(lead, from)
+	}
+	return res, joined
+}
+
+// joinCopy is checkSeen's part under the pool's lock: the rules, and the
+// group in flight that g's request joined, if it did.
+func (p *Pool) joinCopy(g *group, r *request) (lead *group, res Result, joined bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if res := p.checkSeenLocked(g); res.Err != nil {
-		return res, false
+		return nil, res, false
 	}
-	lead := p.inflight(g.kind)[g.key]
+	lead = p.inflight(g.kind)[g.key]
 	if lead == nil || !g.isCopyOf(lead) {
-		return Result{}, false
+		return nil, Result{}, false
 	}
-	return p.joinLocked(lead, r)
+	res, joined = p.joinLocked(lead, r)
+	return lead, res, joined
 }
 
 // checkSeenLocked runs the first-seen rules of g's topic, at intake and

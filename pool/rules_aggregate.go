@@ -65,7 +65,7 @@ func (p *Pool) submitAggregate(r *request, from Peer, sap *attestation.SignedAgg
 	if !ok {
 		return res, false
 	}
-	if res, joined := p.checkSeen(g, r); joined || res.Err != nil {
+	if res, joined := p.checkSeen(g, r, from); joined || res.Err != nil {
 		return res, joined
 	}
 	if res, ok := p.checkAggregator(m, sap.Message); !ok {
