@@ -1,5 +1,5 @@
-// The part of blst.h (and two groups of blst_aux.h) that cgo.go and
-// buckets.c use, copied from blst v0.3.17; the symbols are linked from the
+// The part of blst.h (and two groups of blst_aux.h) that cgo.go,
+// buckets.c and straus.c use, copied from blst v0.3.17; the symbols are linked from the
 // blst Go package's own C objects. cgo_drift_test.go checks every prototype
 // against the headers of the module the build uses, and cgo.go the structs'
 // sizes against the bindings'.

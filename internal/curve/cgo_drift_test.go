@@ -38,7 +38,7 @@ func TestBlstVersion(t *testing.T) {
 		t.Fatalf("go run ./testdata/blstversion: %v\n%s", err, out)
 	}
 	if got := strings.TrimSpace(string(out)); got != blstVersion {
-		t.Fatalf("binaries link %s %s, the declarations are copied from %s: compare blst.h and blst_aux.h with cgo.go and buckets.c, then update blstVersion", blstModule, got, blstVersion)
+		t.Fatalf("binaries link %s %s, the declarations are copied from %s: compare blst.h and blst_aux.h with cgo.go, buckets.c and straus.c, then update blstVersion", blstModule, got, blstVersion)
 	}
 }
 
@@ -123,7 +123,7 @@ func cgoPreamble(t *testing.T, file string) string {
 }
 
 // TestDeclarationsMatchHeaders: every blst prototype copied into blst_copy.h
-// (or declared in cgo.go's preamble, buckets.h or buckets.c) is, token for token, the one in blst.h or blst_aux.h of the
+// (or declared in cgo.go's preamble, buckets.h, buckets.c, straus.h or straus.c) is, token for token, the one in blst.h or blst_aux.h of the
 // blst module this build uses, and the blst_aux.h ones (which blst does not
 // promise to keep) are only those listed with their checks.
 func TestDeclarationsMatchHeaders(t *testing.T) {
@@ -141,7 +141,7 @@ func TestDeclarationsMatchHeaders(t *testing.T) {
 		headers[h] = prototypes(string(b))
 	}
 	ours := map[string]map[string]string{"cgo.go": prototypes(cgoPreamble(t, "cgo.go"))}
-	for _, file := range []string{"blst_copy.h", "buckets.h", "buckets.c"} {
+	for _, file := range []string{"blst_copy.h", "buckets.h", "buckets.c", "straus.h", "straus.c"} {
 		b, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)

@@ -1,5 +1,6 @@
 // Package curve is attpool's BLS12-381 point arithmetic over blst: points of
-// G1 and G2 in affine and Jacobian form, multi-scalar multiplication,
+// G1 and G2 in affine and Jacobian form, multi-scalar multiplication
+// (Straus's method in C below [StrausMax] points, blst's Pippenger above),
 // batch-affine sums, the verifier's digit rounds (batch-affine bucket
 // accumulation in C), Miller loops and the final exponentiation. Package
 // crypto builds the BLS signatures on it and package verifier its batch
