@@ -276,3 +276,29 @@ func shiftOutsideG2(b *testing.B, sig [96]byte) [96]byte {
 		return a.Bytes()
 	}
 }
+
+// BenchmarkSmallCall is the calls of a lightly loaded node: a few sets of
+// one root (hashed once, as in a pool's verifier), wall and CPU time per
+// call, with one and two worker goroutines (each call's own goroutine
+// works too).
+func BenchmarkSmallCall(b *testing.B) {
+	for _, n := range []int{1, 2, 3, 8, 16, 24, 40} {
+		for _, w := range []int{1, 2} {
+			sets := benchSets(b, "small", 1, n, 0)
+			b.Run(fmt.Sprintf("n=%d/workers=%d", n, w), func(b *testing.B) {
+				v, err := verifier.New(verifier.Config{Workers: w})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer v.Close()
+				v.Verify(sets)
+				cpu0 := cpuNanos()
+				for b.Loop() {
+					v.Verify(sets)
+				}
+				b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/call")
+				b.ReportMetric((cpuNanos()-cpu0)/1e3/float64(b.N), "cpu-µs/call")
+			})
+		}
+	}
+}

@@ -66,10 +66,11 @@ func (c *call) part(g, lo, hi int) (a, b int) {
 
 // groupSums returns the node of [lo, hi) with, for each group the range
 // meets, the key sum keySum(g, a, b) of its candidates [a, b); the groups
-// are spread over the workers when spread. The caller sets the signature
-// sum S. It is the one place a node's per-group key sums are laid out,
-// whatever their weights.
-func (c *call) groupSums(lo, hi int, spread bool, keySum func(g, a, b int) curve.G1) node {
+// are spread over the workers when spread, with also (when not nil; only
+// with spread) as one more task beside them. The caller sets the signature sum S. It is the
+// one place a node's per-group key sums are laid out, whatever their
+// weights.
+func (c *call) groupSums(lo, hi int, spread bool, keySum func(g, a, b int) curve.G1, also func()) node {
 	nd := node{lo: lo, hi: hi, gLo: c.gOf[lo]}
 	nd.P = make([]curve.G1, c.gOf[hi-1]-nd.gLo+1)
 	sumPart := func(x int) {
@@ -78,7 +79,17 @@ func (c *call) groupSums(lo, hi int, spread bool, keySum func(g, a, b int) curve
 		}
 	}
 	if spread {
-		c.v.w.forEach(len(nd.P), 1, sumPart)
+		n, tasks := len(nd.P), len(nd.P)
+		if also != nil {
+			tasks++
+		}
+		c.v.w.forEach(tasks, 1, func(x int) {
+			if x == n {
+				also()
+				return
+			}
+			sumPart(x)
+		})
 		return nd
 	}
 	for x := range nd.P {
@@ -91,19 +102,24 @@ func (c *call) groupSums(lo, hi int, spread bool, keySum func(g, a, b int) curve
 // nil, is its known G2 sum, and known holds key sums of groups that lie
 // wholly inside the range. It only reads the call, so nodes may be summed
 // concurrently; callers account for the cost.
+//
+// The G2 sum runs beside the key sums: below curve.StrausMax points both
+// are multiplied on one goroutine each (Straus's method), so a small call's
+// sums take the longer of the two instead of their total.
 func (c *call) sums(lo, hi int, S *curve.G2, known map[int]curve.G1) node {
 	nb := c.nbytes
+	var sum curve.G2
+	g2 := func() { sum = curve.MultiExpG2(c.pts[lo:hi], c.scalars[lo*nb:hi*nb], c.nbits) }
+	if S != nil {
+		sum, g2 = *S, nil
+	}
 	nd := c.groupSums(lo, hi, true, func(g, a, b int) curve.G1 {
 		if P, ok := known[g]; ok {
 			return P
 		}
 		return curve.MultiExpG1(c.pks[a:b], c.scalars[a*nb:b*nb], c.nbits)
-	})
-	if S != nil {
-		nd.S = *S
-	} else {
-		nd.S = curve.MultiExpG2(c.pts[lo:hi], c.scalars[lo*nb:hi*nb], c.nbits)
-	}
+	}, g2)
+	nd.S = sum
 	return nd
 }
 
@@ -113,7 +129,7 @@ func (c *call) weighted(lo, hi int, sc []byte, nbits int) node {
 	nb := (nbits + 7) / 8
 	nd := c.groupSums(lo, hi, false, func(_, a, b int) curve.G1 {
 		return curve.MultiExpG1(c.pks[a:b], sc[(a-lo)*nb:(b-lo)*nb], nbits)
-	})
+	}, nil)
 	nd.S = curve.MultiExpG2(c.pts[lo:hi], sc, nbits)
 	return nd
 }
@@ -121,7 +137,7 @@ func (c *call) weighted(lo, hi int, sc []byte, nbits int) node {
 // plainSums returns the node of [lo, hi) with unweighted sums: S = sum s_k
 // and P_g = sum pk_k, by batch-affine addition.
 func (c *call) plainSums(lo, hi int) node {
-	nd := c.groupSums(lo, hi, false, func(_, a, b int) curve.G1 { return curve.SumG1(c.pks[a:b]) })
+	nd := c.groupSums(lo, hi, false, func(_, a, b int) curve.G1 { return curve.SumG1(c.pks[a:b]) }, nil)
 	nd.S = curve.SumG2(c.pts[lo:hi])
 	return nd
 }

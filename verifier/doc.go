@@ -97,7 +97,7 @@
 //     are many.
 //
 // A planner compares estimated costs: a small call (by its cost model,
-// fewer than about 40 signatures at 64 bits or 80 at 128) skips the fused
+// fewer than 20 signatures at 64 bits or 27 at 128) skips the fused
 // rounds and checks each point's subgroup on its own, in parallel, then
 // blinds with fresh random scalars of SecurityBits+9 bits, with the same
 // pairing check and bisection. So does a call whose points outside G2 are

@@ -22,6 +22,12 @@ const (
 	costMiller    = 280.0 // one Miller loop
 	costFinalExp  = 470.0 // one final exponentiation
 	costMSMG1     = 5.0   // one point of a 64-to-130-bit G1 multi-scalar multiplication
+	// costSmallMSM is one set's share, per 64 bits of scalar, of the sums
+	// of a call too small for the fused rounds to pay: its signature's and
+	// its key's products, about 50 and 20 µs below 32 sets (Straus's method,
+	// BenchmarkSmallMultiExp) and about 42 together from 32 to 64 (blst's
+	// Pippenger). Straus's cost grows about linearly with the scalars' bits.
+	costSmallMSM = 70.0
 
 	// costSingle is one set's own check: e(pk, H(m)) * e(-g1, s), two
 	// Miller loops and a final exponentiation.
@@ -185,10 +191,8 @@ func (c *call) fusedPays(R int) bool {
 	m := float64(len(c.cand))
 	passes := float64(pairPasses(R))
 	fused := passes*(2*costInG2+costPairFixed) + passes*m*costPairAdd
-	// A G2 multi-scalar multiplication of a small call costs more than
-	// linearly in the scalars' bits (measured: 128-bit about 4x 64-bit).
 	scale := float64(c.v.cfg.SecurityBits) / 64
-	conventional := m * (costInG2 + costMSMG2*scale*scale)
+	conventional := m * (costInG2 + costSmallMSM*scale)
 	return m > 1 && fused < conventional
 }
 

@@ -588,7 +588,7 @@ func (c *call) weightedByRounds(base, lo, hi int) node {
 		H[0], H[1], _ = curve.PairRoundG1(sc, c.pks[a:b], d[0][a-lo:b-lo], d[1][a-lo:b-lo])
 		H[2], H[3], _ = curve.PairRoundG1(sc, c.pks[a:b], d[2][a-lo:b-lo], d[3][a-lo:b-lo])
 		return horner(H[:])
-	})
+	}, nil)
 	var H [weightRounds]curve.G2
 	H[0], H[1], _ = curve.PairRoundG2(sc, c.pts[lo:hi], d[0], d[1])
 	H[2], H[3], _ = curve.PairRoundG2(sc, c.pts[lo:hi], d[2], d[3])

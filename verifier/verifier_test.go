@@ -391,6 +391,19 @@ func TestPlannerPath(t *testing.T) {
 	if s := v.Stats(); s.SubgroupFallbacks != 1 {
 		t.Fatalf("a point outside G2 in a 48-set call gave %d fused-round failures", s.SubgroupFallbacks)
 	}
+	// The threshold (engine.go's fusedPays): from 20 sets at 64 bits and
+	// 27 at 128 the fused rounds run, below them each point's own check.
+	for _, c := range []struct{ bits, n, fallbacks int }{{64, 19, 0}, {64, 20, 1}, {128, 26, 0}, {128, 27, 1}} {
+		v := newVerifier(t, c.bits)
+		sets := sameRoot(t, c.n, 0)
+		sets[1].Signature = shifted(t, sets[1].Signature, &T)
+		if got := v.Verify(sets); got[1] || !got[0] {
+			t.Fatalf("%d bits, %d sets: verdicts %v", c.bits, c.n, got)
+		}
+		if s := v.Stats(); s.SubgroupFallbacks != int64(c.fallbacks) {
+			t.Errorf("%d bits, %d sets with a point outside G2: %d fused-round failures, want %d", c.bits, c.n, s.SubgroupFallbacks, c.fallbacks)
+		}
+	}
 }
 
 // Bisection reuses work: one invalid signature among n costs about log2(n)
