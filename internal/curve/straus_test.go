@@ -89,7 +89,7 @@ func cpuMicros() float64 {
 // points: wall and CPU time per point (blst's runs on threads of its own).
 func BenchmarkSmallMultiExp(b *testing.B) {
 	rng := rand.New(rand.NewChaCha8([32]byte{'b'}))
-	for _, nbits := range []int{64, 128} {
+	for _, nbits := range []int{7, 16, 64, 128} {
 		for _, n := range []int{2, 4, 8, 16, 31, 32, 64} {
 			g1s, g2s := strausPoints(rng, n)
 			g1s[1], g2s[1] = g1s[0], g2s[0] // blst's Pippenger takes no infinity
