@@ -186,11 +186,11 @@ const (
 //   - SlotsPerEpoch 32: SLOTS_PER_EPOCH of the mainnet preset.
 //   - SlotDuration 12 s: SLOT_DURATION_MS of the mainnet configuration.
 //   - BatchSize 1024: the verifier's time per same-root set (µs, 64-bit
-//     digits) is 35.6 at 256 sets, 30.0 at 512, 27.1 at 1024 and 26.2 at
-//     4096: past 1024 a batch costs far more latency than it saves time per
-//     set.
-//   - BatchDelay 50 ms: about twice the 28 ms a full batch takes alone (1024 x
-//     27.1 µs on 2 cores), as the VerifyWorkers batches verified at once share
+//     digits; verifybench, README) is 35.0 at 256 sets, 28.7 at 512, 25.2 at
+//     1024 and 24.3 at 4096: past 1024 a batch costs far more latency than
+//     it saves time per set.
+//   - BatchDelay 50 ms: about twice the 26 ms a full batch takes alone (1024 x
+//     25.2 µs on 2 cores), as the VerifyWorkers batches verified at once share
 //     the cores: the bound does not cut full batches when a backlog needs
 //     them, while a slower machine gets smaller batches rather than slower
 //     verdicts.
