@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attpool/attpool/internal/testenv"
 	"github.com/attpool/attpool/pool"
 	"github.com/attpool/attpool/pool/pooltest"
 )
@@ -60,7 +61,7 @@ func BenchmarkAggregateSlot(b *testing.B) {
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			var total time.Duration
-			cpu0 := pool.CPUTime()
+			cpu0 := testenv.CPUTime()
 			for b.Loop() {
 				if c.name == "baseline" {
 					valid, wall := net.BaselineAggregates(c.msgs, 64)
@@ -84,7 +85,7 @@ func BenchmarkAggregateSlot(b *testing.B) {
 			}
 			wall := total / time.Duration(b.N)
 			b.ReportMetric(wall.Seconds(), "wall-s")
-			b.ReportMetric((pool.CPUTime()-cpu0).Seconds()/float64(b.N), "cpu-s")
+			b.ReportMetric((testenv.CPUTime()-cpu0).Seconds()/float64(b.N), "cpu-s")
 			b.ReportMetric(float64(len(c.msgs)), "msgs")
 			if c.name == "baseline" {
 				baseline = wall

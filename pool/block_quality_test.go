@@ -12,6 +12,7 @@ import (
 	"github.com/attpool/attpool/crypto"
 	"github.com/attpool/attpool/internal/blspoint"
 	"github.com/attpool/attpool/internal/curve"
+	"github.com/attpool/attpool/internal/testenv"
 )
 
 // packInstance is the pool contents block packing is measured on: for each
@@ -310,14 +311,14 @@ func BenchmarkAttestationsForBlock(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	buildPackInstance(b, p, e, rng, blockSlot, 63, 0.85)
 	aggs := p.Stats().Aggregates
-	cpu0 := cpuTime()
+	cpu0 := testenv.CPUTime()
 	for b.Loop() {
 		if atts := p.AttestationsForBlock(blockSlot); len(atts) != MaxAttestationsElectra {
 			b.Fatalf("%d attestations", len(atts))
 		}
 	}
 	b.ReportMetric(float64(aggs), "aggregates")
-	b.ReportMetric((cpuTime()-cpu0).Seconds()*1e3/float64(b.N), "cpu-ms")
+	b.ReportMetric((testenv.CPUTime()-cpu0).Seconds()*1e3/float64(b.N), "cpu-ms")
 }
 
 // TestOrBitsAt: bitlists of any length joined at any offset, as bit by bit.

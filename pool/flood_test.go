@@ -29,6 +29,7 @@ import (
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
 	"github.com/attpool/attpool/internal/par"
+	"github.com/attpool/attpool/internal/testenv"
 )
 
 const (
@@ -413,13 +414,13 @@ func floodSubmit(tb testing.TB, cfg Config, node Node, msgs []floodMsg, goroutin
 			mu.Unlock()
 		})
 	}
-	cpu0 := cpuTime()
+	cpu0 := testenv.CPUTime()
 	t0 := time.Now()
 	close(begin)
 	wg.Wait()
 	run.wall = last.Sub(t0)
 	if cpu0 > 0 {
-		run.cpu = cpuTime() - cpu0
+		run.cpu = testenv.CPUTime() - cpu0
 	}
 	if n := missing.Load(); n > 0 {
 		close(stopSampler)

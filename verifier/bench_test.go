@@ -3,12 +3,12 @@ package verifier_test
 import (
 	"fmt"
 	"math/rand/v2"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/attpool/attpool/crypto"
 	"github.com/attpool/attpool/internal/blspoint"
+	"github.com/attpool/attpool/internal/testenv"
 	"github.com/attpool/attpool/verifier"
 	"github.com/attpool/attpool/verifier/baseline"
 )
@@ -200,24 +200,15 @@ func verifySingles(b *testing.B, sets []verifier.Set) {
 type timed struct{ wall, cpu float64 }
 
 func (t *timed) add(f func()) {
-	t0, c0 := time.Now(), cpuNanos()
+	t0, c0 := time.Now(), float64(testenv.CPUTime())
 	f()
 	t.wall += float64(time.Since(t0).Nanoseconds())
-	t.cpu += cpuNanos() - c0
+	t.cpu += float64(testenv.CPUTime()) - c0
 }
 
 // per returns the wall and CPU nanoseconds per run, over n runs.
 func (t *timed) per(n int) (wall, cpu float64) {
 	return t.wall / float64(n), t.cpu / float64(n)
-}
-
-// cpuNanos returns the CPU time (user and system) the process has used.
-func cpuNanos() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return float64(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 type localisationCase struct {
@@ -292,12 +283,12 @@ func BenchmarkSmallCall(b *testing.B) {
 				}
 				defer v.Close()
 				v.Verify(sets)
-				cpu0 := cpuNanos()
+				cpu0 := testenv.CPUTime()
 				for b.Loop() {
 					v.Verify(sets)
 				}
 				b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/call")
-				b.ReportMetric((cpuNanos()-cpu0)/1e3/float64(b.N), "cpu-µs/call")
+				b.ReportMetric(float64((testenv.CPUTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/call")
 			})
 		}
 	}

@@ -67,9 +67,9 @@ func (c *call) part(g, lo, hi int) (a, b int) {
 // groupSums returns the node of [lo, hi) with, for each group the range
 // meets, the key sum keySum(g, a, b) of its candidates [a, b); the groups
 // are spread over the workers when spread, with also (when not nil; only
-// with spread) as one more task beside them. The caller sets the signature sum S. It is the
-// one place a node's per-group key sums are laid out, whatever their
-// weights.
+// with spread) as one more task beside them. The caller sets the signature
+// sum S. It is the one place a node's per-group key sums are laid out,
+// whatever their weights.
 func (c *call) groupSums(lo, hi int, spread bool, keySum func(g, a, b int) curve.G1, also func()) node {
 	nd := node{lo: lo, hi: hi, gLo: c.gOf[lo]}
 	nd.P = make([]curve.G1, c.gOf[hi-1]-nd.gLo+1)

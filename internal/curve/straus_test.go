@@ -3,9 +3,9 @@ package curve
 import (
 	"fmt"
 	"math/rand/v2"
-	"syscall"
 	"testing"
 
+	"github.com/attpool/attpool/internal/testenv"
 	blst "github.com/supranational/blst/bindings/go"
 )
 
@@ -77,14 +77,6 @@ func TestStraus(t *testing.T) {
 	}
 }
 
-func cpuMicros() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e3
-}
-
 // BenchmarkSmallMultiExp compares Straus's method with blst's for few
 // points: wall and CPU time per point (blst's runs on threads of its own).
 func BenchmarkSmallMultiExp(b *testing.B) {
@@ -104,12 +96,12 @@ func BenchmarkSmallMultiExp(b *testing.B) {
 			}
 			run := func(name string, f func()) {
 				b.Run(fmt.Sprintf("%s/bits=%d/n=%d", name, nbits, n), func(b *testing.B) {
-					c := cpuMicros()
+					c := testenv.CPUTime()
 					for b.Loop() {
 						f()
 					}
 					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/1e3/float64(b.N*n), "µs/point")
-					b.ReportMetric((cpuMicros()-c)/float64(b.N*n), "cpu-µs/point")
+					b.ReportMetric(float64((testenv.CPUTime()-c).Nanoseconds())/1e3/float64(b.N*n), "cpu-µs/point")
 				})
 			}
 			run("g2/straus", func() { strausG2(g2s, k, nbits) })

@@ -1,6 +1,6 @@
 // Package testenv finds what the project's tests read from their
 // environment: the official consensus-spec-tests folder named by
-// CONSENSUS_SPEC_TESTS.
+// CONSENSUS_SPEC_TESTS, and the process's CPU time for the benchmarks.
 //
 // go test runs each package in the package's own folder, so a relative
 // path such as the README's ../shared/spec-tests/tests would be looked up
@@ -15,7 +15,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // Variable is the environment variable naming the consensus-spec-tests
@@ -107,4 +109,15 @@ func RepoRoot(from string) (string, error) {
 func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// CPUTime is the CPU time (user and system) the process has used so far,
+// for the benchmarks' CPU figures on a shared machine (0 where getrusage
+// fails).
+func CPUTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
