@@ -81,3 +81,34 @@ func checkVerdicts(t *testing.T, v *Verifier, sets []Set, exp []bool) {
 		}
 	}
 }
+
+// TestOutsidePays: the early acceptance of the sets outside the ranges
+// still searched runs when those ranges are a small share of the call (1%
+// invalid: a range or two of a 1,024-set call) and not when they are most
+// of it (5%: most parts hold several invalid sets).
+func TestOutsidePays(t *testing.T) {
+	whole := node{lo: 0, hi: 1024}
+	ranges := func(sizes ...int) []pnode {
+		var ps []pnode
+		lo := 0
+		for _, n := range sizes {
+			ps = append(ps, pnode{lo: lo, hi: lo + n})
+			lo += 2 * n
+		}
+		return ps
+	}
+	for _, tc := range []struct {
+		name string
+		open []pnode
+		want bool
+	}{
+		{"two parts (1%)", ranges(64, 64), true},
+		{"a quarter", ranges(128, 64, 64), true},
+		{"over a quarter", ranges(128, 64, 65), false},
+		{"most parts (5%)", ranges(64, 64, 64, 64, 64, 64, 64), false},
+	} {
+		if got := outsidePays(whole, tc.open); got != tc.want {
+			t.Errorf("%s: outsidePays %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
