@@ -155,7 +155,7 @@ func outsidePays(whole node, open []pnode) bool {
 // searched may hold for acceptOutside to run: at 1% invalid they hold about
 // an eighth of a 1,024-set call, at 5% most of it. Measured at 5% against
 // the code that always ran it (2026-12-01, interleaved): the latency
-// benchmark's CPU at 64 subnets 0.320 against 0.347 s per 1,000 messages,
+// benchmark's CPU at 64 subnets 0.326 against 0.347 s per 1,000 messages,
 // and BenchmarkLocalisation's 5% cases 1.9 against 2.3-2.6 single
 // verifications per invalid set in wall time, 2.7-2.8 against 3.4 in CPU;
 // the 1% cases did not change.
