@@ -141,8 +141,10 @@ const acceptOutsideLevel = 1
 // outsidePays reports whether acceptOutside is worth its multi-scalar
 // multiplications, which cover the ranges still searched (open): when those
 // hold at most acceptOutsideShare of the call. With more, as at 5% invalid
-// where most parts hold several invalid sets, the sums cost about as much
-// as a check of the whole call, for few sets left outside to answer early.
+// where most parts hold several invalid sets, the sums cover most of the
+// call, for few sets left outside to answer early (skipping them saved
+// about 0.7 single verifications per invalid set, about 40 ms of CPU in a
+// 1,024-set call, measured below).
 func outsidePays(whole node, open []pnode) bool {
 	n := 0
 	for _, p := range open {
