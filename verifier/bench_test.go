@@ -146,7 +146,9 @@ func BenchmarkSubgroup(b *testing.B) {
 // all-valid call's ("x-valid") and the extra time per invalid signature in
 // single verifications ("single/invalid": (t - t_valid) / invalid /
 // t_single), and the same two ratios in CPU time of the process
-// ("cpu-x-valid", "cpu-single/invalid"). Run:
+// ("cpu-x-valid", "cpu-single/invalid"). Each case verifies its failing
+// call once before it is timed, so that the Verifier's recent invalid share
+// is the one a stream of such calls would have. Run:
 //
 //	go test -run - -bench Localisation -benchtime 5x ./verifier/
 func BenchmarkLocalisation(b *testing.B) {
@@ -161,6 +163,7 @@ func BenchmarkLocalisation(b *testing.B) {
 			v := newBenchVerifier(b, 64)
 			for _, tc := range localisationCases(b, valid) {
 				b.Run(fmt.Sprintf("%s/n=%d/%s", layout, n, tc.name), func(b *testing.B) {
+					v.Verify(tc.sets) // the recent share, as in a stream of such calls
 					var base, bad, single timed
 					for b.Loop() {
 						base.add(func() { v.Verify(valid) })
@@ -177,6 +180,57 @@ func BenchmarkLocalisation(b *testing.B) {
 					b.ReportMetric((c-cBase)/float64(tc.bad)/cSingle, "cpu-single/invalid")
 				})
 			}
+		}
+	}
+}
+
+// BenchmarkLocalisationBySize measures what finding invalid signatures
+// costs by call size, on traffic whose invalid signatures come at random:
+// 4,096 sets over one root, each invalid with probability 1% or 5%
+// (another set's signature), verified in calls of n sets, against the same
+// sets all valid in calls of n. Each iteration times, one after the other,
+// the clean sets, the sets with invalid ones and localisationSingles single
+// verifications; each case reports the time of the 4,096 ("ms"), and the
+// extra time per invalid signature in single verifications, in wall time
+// ("single/invalid") and in CPU time ("cpu-single/invalid"). The Verifier
+// has verified the sets once before, so the recent invalid share steers the
+// search as it would in a stream. Run:
+//
+//	go test -run - -bench LocalisationBySize -benchtime 2x ./verifier/
+func BenchmarkLocalisationBySize(b *testing.B) {
+	all := benchSets(b, "loc-size", 1, 4096, 0)
+	for _, p := range []float64{0.01, 0.05} {
+		rng := rand.New(rand.NewPCG(7, 8))
+		bad := append([]verifier.Set(nil), all...)
+		invalid := 0
+		for i := range bad {
+			if rng.Float64() < p {
+				bad[i].Signature = all[(i+1)%len(all)].Signature
+				invalid++
+			}
+		}
+		for _, n := range []int{8, 16, 32, 64, 128, 256, 1024} {
+			b.Run(fmt.Sprintf("invalid=%v/n=%d", p, n), func(b *testing.B) {
+				v := newBenchVerifier(b, 64)
+				run := func(sets []verifier.Set) {
+					for lo := 0; lo < len(sets); lo += n {
+						v.Verify(sets[lo:min(lo+n, len(sets))])
+					}
+				}
+				run(bad)
+				var clean, failing, single timed
+				for b.Loop() {
+					clean.add(func() { run(all) })
+					failing.add(func() { run(bad) })
+					single.add(func() { verifySingles(b, all[:localisationSingles]) })
+				}
+				tSingle, cSingle := single.per(b.N * localisationSingles)
+				t, c := failing.per(b.N)
+				tClean, cClean := clean.per(b.N)
+				b.ReportMetric(t/1e6, "ms")
+				b.ReportMetric((t-tClean)/float64(invalid)/tSingle, "single/invalid")
+				b.ReportMetric((c-cClean)/float64(invalid)/cSingle, "cpu-single/invalid")
+			})
 		}
 	}
 }

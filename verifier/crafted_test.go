@@ -119,17 +119,28 @@ func checkChanged(t *testing.T, v *Verifier, sets []Set, changed ...int) {
 // how many checks the Verifier had made; valid sets must be reported before
 // the last check of the call, and every verdict must be exact and reported
 // once. In the 600-set call two invalid sets share a part of the locate step,
-// which is bisected after the rest of the call is accepted; in the 200-set
-// call bisection accepts passing halves level by level.
+// which is searched after the rest of the call is accepted; in the 200-set
+// call a pair shifted by D and -D cancels in the plain values, the locate
+// step's final check fails, and bisection accepts passing halves level by
+// level.
 func TestVerifyStreamEarly(t *testing.T) {
 	v := newVerifier(t, 64)
+	D := randomG2(t)
 	for _, tc := range []struct {
-		n   int
-		bad []int
-	}{{600, []int{10, 11, 400}}, {200, []int{3, 150}}} {
+		n      int
+		bad    []int
+		cancel bool // bad[0] and bad[1] shifted by D and -D
+	}{{600, []int{10, 11, 400}, false}, {200, []int{3, 4, 150}, true}} {
 		sets := sameRoot(t, tc.n, 0)
-		for _, i := range tc.bad {
-			sets[i].Signature = sets[i+1].Signature
+		for x, i := range tc.bad {
+			switch {
+			case tc.cancel && x == 0:
+				sets[i].Signature = shifted(t, sets[i].Signature, &D)
+			case tc.cancel && x == 1:
+				sets[i].Signature = shifted(t, sets[i].Signature, neg(D))
+			default:
+				sets[i].Signature = sets[i+1].Signature
+			}
 		}
 		work := func() int64 { s := v.Stats(); return s.Checks + s.Individual }
 		at := make([]int64, tc.n)

@@ -64,14 +64,15 @@
 //     signing root plus one, computed as a multi-Miller loop whose parts are
 //     spread over the workers, and one final exponentiation for the whole
 //     call. If it holds, every set is accepted.
-//  4. Otherwise finds the invalid sets. A failing call of at least 256
+//  4. Otherwise finds the invalid sets. A failing call of at least 8
 //     candidates runs the locate step, on plain values (unweighted sums,
-//     batch-affine, one pairing each) and public weights: first, unless
-//     the invalid share of the recent calls puts two or more invalid sets
-//     in a call this size, the exponentiation method of Law and Matt on
-//     the whole call (weights 1..m, one more pairing; B = A^j names the set
-//     when it is the only invalid one); otherwise the call is cut into
-//     parts of about 64 whose
+//     batch-affine, one pairing each) and public weights: first, when the
+//     invalid share of the recent calls makes a single invalid set in the
+//     call likely enough for it to pay (by expected cost: at 1% invalid,
+//     for calls of up to about 160 sets), the exponentiation method of
+//     Law and Matt on the whole call (weights 1..m, one more pairing;
+//     B = A^j names the set when it is the only invalid one); otherwise the
+//     call is cut into at least 4 parts of about 64 whose
 //     plain values show which hold invalid sets, and each failing part
 //     names a suspect the same way, or is halved (its left half's values
 //     computed, the right half's by division) when no weight matches. Each
@@ -96,8 +97,10 @@
 //     secret scalars, its suspect decided by its one-set check. Ranges of
 //     at most 4 sets are checked one by one, in parallel; so is everything
 //     left once bisection has spent 15% of what checking every set alone
-//     would cost (the locate step: 50%), which happens when invalid sets
-//     are many.
+//     would cost (the locate step: 50%, or as soon as its first two levels
+//     name no invalid set), which happens when invalid sets are many; and
+//     when the recent share puts an invalid set in every four, a failing
+//     call checks every set alone at once.
 //
 // A planner compares estimated costs: a small call (by its cost model,
 // fewer than 20 signatures at 64 bits or 27 at 128) skips the fused

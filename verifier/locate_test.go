@@ -51,8 +51,13 @@ func TestWholeFirstFollowsShare(t *testing.T) {
 		}
 		return sets
 	}
-	if v.likelySeveral(n) {
-		t.Fatal("no history: the whole call is not tried first")
+	single := func() float64 { return v.recent.singleShare(n) }
+	first := func() bool { // the choice for a failing call of n sets over one root
+		c := &call{v: v, gOf: make([]int, n)}
+		return c.wholeFirst(node{lo: 0, hi: n}, n/locatePartSize)
+	}
+	if single() != 1 || !first() {
+		t.Fatalf("no history: a single invalid set has chance %.2f, whole call first %v", single(), first())
 	}
 	dense := withBad(3, 50, 97, 130, 201, 260, 333, 410, 470, 505) // 10 of 512
 	one := withBad(77)
@@ -60,15 +65,15 @@ func TestWholeFirstFollowsShare(t *testing.T) {
 	for range 2 {
 		checkVerdicts(t, v, dense, expDense)
 	}
-	if !v.likelySeveral(n) {
-		t.Fatalf("after calls of 10 invalid sets in %d (expected %.1f): the whole call is still tried first", n, v.recent.expected(n))
+	if first() {
+		t.Fatalf("after calls of 10 invalid sets in %d (expected %.1f, a single one %.2f): the whole call is still tried first", n, v.recent.expected(n), single())
 	}
 	checkVerdicts(t, v, one, expOne)
 	for range 8 {
 		checkVerdicts(t, v, base, expBase)
 	}
-	if v.likelySeveral(n) {
-		t.Fatalf("after clean calls (expected %.2f): the whole call is not tried first again", v.recent.expected(n))
+	if !first() {
+		t.Fatalf("after clean calls (expected %.2f, a single one %.2f): the whole call is not tried first again", v.recent.expected(n), single())
 	}
 	checkVerdicts(t, v, one, expOne)
 }
@@ -109,6 +114,57 @@ func TestOutsidePays(t *testing.T) {
 	} {
 		if got := outsidePays(whole, tc.open); got != tc.want {
 			t.Errorf("%s: outsidePays %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestDenseShareAlone: once the recent calls put an invalid set in every
+// locatePerFound sets, a failing call checks its sets alone at once
+// instead of searching (which would cost more); the first such call, with
+// no history, searches within its budget. Verdicts stay exact.
+func TestDenseShareAlone(t *testing.T) {
+	v := newVerifier(t, 64)
+	const n = 64
+	sets := sameRoot(t, n, 0)
+	for i := 0; i < n; i += 2 {
+		sets[i].Signature = sets[i+1].Signature
+	}
+	exp := want(sets)
+	shared := func() int64 {
+		before := v.Stats().Checks
+		checkVerdicts(t, v, sets, exp)
+		return v.Stats().Checks - before
+	}
+	first := shared()
+	if first <= 1 {
+		t.Fatalf("the first dense call made %d shared checks: it did not search", first)
+	}
+	if again := shared(); again != 1 {
+		t.Fatalf("at a dense recent share a call made %d shared checks, want 1 (the whole call's): it searched (the first made %d)", again, first)
+	}
+}
+
+// TestLocateSmall: failing calls down to locateMin sets run the locate step,
+// not bisection (which costs two to four times as much per invalid set in
+// calls of 16 to 128: BenchmarkLocalisationBySize), with one or several
+// invalid sets over one or two roots; verdicts exact.
+func TestLocateSmall(t *testing.T) {
+	v := newVerifier(t, 64)
+	for _, tc := range []struct {
+		n, roots int
+		bad      []int
+	}{{locateMin, 1, []int{3}}, {32, 1, []int{0, 31}}, {64, 2, []int{5, 6, 40}}, {128, 1, []int{1, 50, 51, 100}}} {
+		var sets []Set
+		for range tc.roots {
+			sets = append(sets, sameRoot(t, tc.n/tc.roots, 0)...)
+		}
+		for _, i := range tc.bad {
+			sets[i].Signature = sets[(i+1)%tc.n].Signature
+		}
+		before := v.Stats().Located
+		checkVerdicts(t, v, sets, want(sets))
+		if got := v.Stats().Located - before; got != int64(len(tc.bad)) {
+			t.Errorf("%d sets, %d invalid: the locate step found %d", tc.n, len(tc.bad), got)
 		}
 	}
 }
