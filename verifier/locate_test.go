@@ -119,7 +119,7 @@ func TestOutsidePays(t *testing.T) {
 }
 
 // TestDenseShareAlone: once the recent calls put an invalid set in every
-// locatePerFound sets, a failing call checks its sets alone at once
+// locateDense sets, a failing call checks its sets alone at once
 // instead of searching (which would cost more); the first such call, with
 // no history, searches within its budget. Verdicts stay exact.
 func TestDenseShareAlone(t *testing.T) {
@@ -145,7 +145,7 @@ func TestDenseShareAlone(t *testing.T) {
 }
 
 // TestLocateSmall: failing calls down to locateMin sets run the locate step,
-// not bisection (which costs two to four times as much per invalid set in
+// not bisection (which cost 1.9 to 3.4 times as much per invalid set in
 // calls of 16 to 128: BenchmarkLocalisationBySize), with one or several
 // invalid sets over one or two roots; verdicts exact.
 func TestLocateSmall(t *testing.T) {
