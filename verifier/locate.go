@@ -205,15 +205,13 @@ func (c *call) search(whole node, frontier []pnode, found []peel, budget float64
 // acceptOutside accepts at once, while the search goes on, the sets outside
 // the ranges still searched when the call less those ranges and the invalid
 // sets found outside them checks under the call's secret scalars: its value
-// is whole.A / (prod_i d_i^(r_i) * prod_p U_p), with U_p each range's own
-// value under the scalars (one multi-scalar multiplication and pairing per
-// range: the ranges still searched are few, those holding several invalid
-// sets).
+// is whole.A / (prod_i d_i^(r_i) * U), with U the value of the ranges still
+// searched under the scalars: their sums by multi-scalar multiplication,
+// one per range in parallel, added up, and one pairing for them all (the
+// ranges are few, those holding several invalid sets).
 func (c *call) acceptOutside(whole node, found []peel, open []pnode) {
-	us := make([]curve.GT, len(open))
-	c.v.w.forEach(len(open), 1, func(x int) {
-		us[x] = c.valueSerial(c.sums(open[x].lo, open[x].hi, nil, nil))
-	})
+	nodes := make([]node, len(open))
+	c.v.w.forEach(len(open), 1, func(x int) { nodes[x] = c.sums(open[x].lo, open[x].hi, nil, nil) })
 	inOpen := func(k int) bool {
 		for _, p := range open {
 			if p.has(k) {
@@ -223,10 +221,7 @@ func (c *call) acceptOutside(whole node, found []peel, open []pnode) {
 		return false
 	}
 	rest := whole.A
-	for x, p := range open {
-		c.spent += float64(p.size())*costMSMSet + c.checkCost(p.lo, p.hi)
-		rest.Mul(inverse(us[x]))
-	}
+	rest.Mul(inverse(c.unionValue(nodes)))
 	var outside []peel
 	for _, f := range found {
 		if !inOpen(f.k) {
@@ -244,6 +239,44 @@ func (c *call) acceptOutside(whole node, found []peel, open []pnode) {
 			c.settle(c.cand[k], true) // a no-op for the sets already decided
 		}
 	}
+}
+
+// unionValue returns the product of the nodes' values (disjoint ranges)
+// with one final exponentiation: the pairing of their signature sums added
+// up and of their key sums added up per group, with the Miller loops spread
+// over the workers. It accounts for its cost.
+func (c *call) unionValue(nodes []node) curve.GT {
+	S := nodes[0].S
+	keys := map[int]curve.G1{}
+	var gs []int
+	for x := range nodes {
+		nd := &nodes[x]
+		c.spent += float64(nd.size()) * costMSMSet
+		if x > 0 {
+			S.Add(&nd.S)
+		}
+		for y := range nd.P {
+			g := nd.gLo + y
+			if a, b := c.part(g, nd.lo, nd.hi); a < b {
+				if P, ok := keys[g]; ok {
+					keys[g] = *P.Add(&nd.P[y])
+				} else {
+					gs, keys[g] = append(gs, g), nd.P[y]
+				}
+			}
+		}
+	}
+	c.spent += float64(len(gs)+1)*costMiller + costFinalExp
+	ps := make([]curve.G1, 0, len(gs)+1)
+	qs := make([]curve.G2Affine, 0, len(gs)+1)
+	for _, g := range gs {
+		ps = append(ps, keys[g])
+		qs = append(qs, c.groups[g].h)
+	}
+	ps = append(ps, c.v.negG1)
+	qs = append(qs, S.Affine())
+	c.v.stats.checks.Add(1)
+	return c.v.pairingValue(curve.BatchAffineG1(ps), qs)
 }
 
 // blindedAll returns the invalid sets' terms of the call's secret check,
