@@ -19,11 +19,13 @@ import (
 // individualBelow checked alone.
 const locateMin = 8
 
-// locatePartSize is the size of the parts locateAll splits a call into: at
-// 1% invalid, most failing parts then hold one invalid set, which the
-// public weights name with a single pairing (measured: parts of 128 or 256
-// need as many pairings in all, their savings spent on halving). A call is
-// cut into at least locatePartsMin parts, so the workers have parts to share.
+// locatePartSize is the size of the parts locateAll splits a call over many
+// roots into, and the least size of any call's parts: at 1% invalid, most
+// failing parts of 64 hold one invalid set, which the public weights name
+// with a single pairing. A call over a root or two has fewer, larger parts
+// when the recent share expects fewer invalid sets than that (partsFor). A
+// call is cut into at least locatePartsMin parts, so the workers have parts
+// to share.
 const (
 	locatePartSize = 64
 	locatePartsMin = 4
@@ -35,13 +37,26 @@ const (
 // pays up to about one invalid set in eight. Denser invalid sets show
 // sooner: when the recent share puts one in every locateDense sets the step
 // checks every set alone at once, and when the search's first
-// denseEvidenceLevels levels name no invalid set (every range holds
-// several) it checks the sets of its ranges alone then.
+// denseEvidenceLevels levels name no invalid set and its ranges are down to
+// denseRangeMax sets (every range holds several: one in sixteen or more) it
+// checks the sets of its ranges alone then. Larger ranges holding several
+// are no evidence: parts sized to the recent share hold several each when
+// the share rises.
 const (
 	locateBudget        = 0.5
 	locateDense         = 4
 	denseEvidenceLevels = 2
+	denseRangeMax       = 32
 )
+
+// widest returns the size of the largest of the ranges.
+func widest(ps []pnode) int {
+	w := 0
+	for _, p := range ps {
+		w = max(w, p.size())
+	}
+	return w
+}
 
 // pnode is a failing range of locateAll's search. A is its plain value
 // prod_k e(pk_k, H(m_k)) * e(-g1, s_k) (not one) and B, when hasB, its
@@ -81,7 +96,8 @@ func (p *pnode) peel(f peel, weighted bool) {
 // under the call's secret scalars) cheaply, deciding every verdict by a
 // check that covers it:
 //
-//  1. The call is cut into parts of about locatePartSize; each part's plain
+//  1. The call is cut into parts (partsFor: of about locatePartSize sets, or
+//     about one per expected invalid set over a root or two); each part's plain
 //     value (unweighted sums, by batch-affine addition, and one pairing) is
 //     not one exactly when the part holds an invalid set (the points are in
 //     G2), or, rarely, when invalid sets cancel, which step 4 catches.
@@ -115,7 +131,7 @@ func (c *call) locateAll(whole node) bool {
 	if !c.reserve(1) { // step 4's check
 		return false
 	}
-	k := max(locatePartsMin, whole.size()/locatePartSize)
+	k := c.partsFor(whole.lo, whole.hi)
 	var found []peel // invalid sets, with their one-set values
 	if c.wholeFirst(whole, k) {
 		var done bool
@@ -126,6 +142,24 @@ func (c *call) locateAll(whole node) bool {
 	frontier := c.failingParts(whole, k, found)
 	budget := c.spent + locateBudget*float64(whole.size())*costSingle
 	return c.acceptRest(whole, c.search(whole, frontier, found, budget))
+}
+
+// partsFor is the number of parts locateAll cuts a failing call of
+// [lo, hi) into: one per locatePartSize sets (at least locatePartsMin), or
+// fewer, about one per expected invalid set at the recent share, when the
+// call meets no more roots than that. Then most failing parts hold one
+// invalid set, which the public weights name, and fewer parts pass for
+// nothing; a part's check costs about the same whatever its size, as it
+// meets a root or two. Over many roots a check costs a Miller loop per root
+// its range meets, and small parts keep the failing parts' checks cheap.
+func (c *call) partsFor(lo, hi int) int {
+	m := hi - lo
+	k := max(locatePartsMin, m/locatePartSize)
+	e := max(locatePartsMin, int(math.Ceil(c.v.recent.expected(m))))
+	if e < k && c.gOf[hi-1]-c.gOf[lo]+1 <= e {
+		return e
+	}
+	return k
 }
 
 // failingParts cuts the call into k parts and returns those whose plain
@@ -191,7 +225,7 @@ const acceptOutsideShare = 0.25
 func (c *call) search(whole node, frontier []pnode, found []peel, budget float64) []peel {
 	before := len(found)
 	for level := 0; len(frontier) > 0; level++ {
-		if c.spent > budget || (level == denseEvidenceLevels && len(found) == before) {
+		if c.spent > budget || (level >= denseEvidenceLevels && len(found) == before && widest(frontier) <= denseRangeMax) {
 			return append(found, c.aloneAll(frontier)...)
 		}
 		if level == acceptOutsideLevel && outsidePays(whole, frontier) && c.reserve(1) {

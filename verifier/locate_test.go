@@ -168,3 +168,52 @@ func TestLocateSmall(t *testing.T) {
 		}
 	}
 }
+
+// TestPartsFollowShare: a failing call over a root or two is cut into
+// about one part per expected invalid set at the recent share (at least
+// locatePartsMin, at most one per locatePartSize sets); a call over many
+// roots keeps parts of locatePartSize. Verdicts stay exact with the fewer,
+// larger parts.
+func TestPartsFollowShare(t *testing.T) {
+	v := newVerifier(t, 64)
+	const n = 1024
+	parts := func(setsPerRoot int) int {
+		c := &call{v: v, gOf: make([]int, n)}
+		for k := range c.gOf {
+			c.gOf[k] = k / setsPerRoot
+		}
+		return c.partsFor(0, n)
+	}
+	share := func(invalid int) { // the recent share: invalid in 4,096
+		v.recent = invalidShare{}
+		verdicts := make([]bool, invalidShareWindow)
+		for i := range verdicts {
+			verdicts[i] = i >= invalid
+		}
+		v.recent.observe(verdicts)
+	}
+	for _, tc := range []struct {
+		invalid, perRoot, want int
+	}{
+		{12, n, 4},  // 0.3%: 3 expected
+		{41, n, 11}, // 1%: 10.25 expected
+		{41, n / 2, 11},
+		{205, n, 16}, // 5%: one part per 64 sets
+		{12, 3, 16},  // 3-set roots: parts of 64
+		{41, n / 16, 16},
+	} {
+		share(tc.invalid)
+		if got := parts(tc.perRoot); got != tc.want {
+			t.Errorf("%d invalid in %d, roots of %d sets: %d parts, want %d", tc.invalid, invalidShareWindow, tc.perRoot, got, tc.want)
+		}
+	}
+	if testing.Short() {
+		return
+	}
+	share(12)
+	sets := sameRoot(t, n, 0)
+	for _, i := range []int{5, 300, 301, 900} {
+		sets[i].Signature = sets[(i+2)%n].Signature
+	}
+	checkVerdicts(t, v, sets, want(sets))
+}
