@@ -117,6 +117,8 @@ type Stats struct {
 
 type counters struct {
 	calls, sets, checks, bisections, individual, subgroupFallbacks, marginRounds, outsideG2, expMethod, located atomic.Int64
+
+	chunkChecks atomic.Int64 // checks of ranges of kept Miller loops (locateChunks), for tests
 }
 
 // Stats returns the counters so far.

@@ -135,8 +135,9 @@ func BenchmarkSubgroup(b *testing.B) {
 }
 
 // BenchmarkLocalisation measures what finding invalid signatures costs, in
-// calls of 1,024 and 2,048 sets over one root ("same") or 32-set roots
-// ("mixed"): one invalid, 1% and 5% invalid (another set's valid signature:
+// calls of 1,024 and 2,048 sets over one root ("same"), 32-set roots
+// ("mixed") or a root per set ("distinct", as the aggregators' own
+// signatures on the aggregate topic): one invalid, 1% and 5% invalid (another set's valid signature:
 // in G2, wrong for its key), and one signature outside G2. Each iteration
 // times, one after the other, the all-valid call, the failing call and
 // localisationSingles single-signature verifications (decoding with the
@@ -155,11 +156,8 @@ func BenchmarkSubgroup(b *testing.B) {
 //
 //	go test -run - -bench Localisation -benchtime 5x ./verifier/
 func BenchmarkLocalisation(b *testing.B) {
-	for _, layout := range []string{"same", "mixed"} {
-		perRoot := 2048
-		if layout == "mixed" {
-			perRoot = 32
-		}
+	for _, layout := range []string{"same", "mixed", "distinct"} {
+		perRoot := map[string]int{"same": 2048, "mixed": 32, "distinct": 1}[layout]
 		all := benchSets(b, "loc-"+layout, 2048/perRoot, perRoot, 0)
 		for _, n := range []int{1024, 2048} {
 			valid := all[:n]

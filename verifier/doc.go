@@ -72,7 +72,8 @@
 //     for calls of up to about 160 sets), the exponentiation method of
 //     Law and Matt on the whole call (weights 1..m, one more pairing;
 //     B = A^j names the set when it is the only invalid one); otherwise the
-//     call is cut into at least 4 parts of about 64 whose
+//     call is cut into at least 4 parts of about 64 (over a root or two:
+//     about one per expected invalid set, when that is fewer) whose
 //     plain values show which hold invalid sets, and each failing part
 //     names a suspect the same way, or is halved (its left half's values
 //     computed, the right half's by division) when no weight matches. Each
@@ -100,7 +101,17 @@
 //     would cost (the locate step: 50%, or as soon as its first two levels
 //     name no invalid set), which happens when invalid sets are many; and
 //     when the recent share puts an invalid set in every four, a failing
-//     call checks every set alone at once.
+//     call checks every set alone at once. A call over 64 roots or more
+//     (the aggregate topic's: a root per aggregator) keeps the Miller loops of its whole check in chunks of 8
+//     roots (a multi-Miller loop each, a few percent dearer than one over
+//     all of them), as the parts' checks would pay a Miller loop per root
+//     again. When it fails, ranges of chunks are checked under the call's
+//     secret scalars from the kept loops (their signature sums, one Miller
+//     loop and one final exponentiation each), halving the failing ones
+//     (the right half's value by division) down to single chunks; the sets
+//     outside the failing chunks are then accepted by one check (the
+//     call's value over the failing chunks' own values), each failing chunk
+//     is searched as above, and the call's final check accepts the rest.
 //
 // A planner compares estimated costs: a small call (by its cost model,
 // fewer than 20 signatures at 64 bits or 27 at 128) skips the fused

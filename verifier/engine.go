@@ -154,6 +154,10 @@ type call struct {
 	// blinded holds the terms d^(r_k) of the invalid sets the locate step
 	// found (blindedAll), by candidate.
 	blinded map[int]curve.GT
+
+	// chunks holds the Miller loops of the whole check of a call over many
+	// roots, by runs of groups (wholeValue), for locateChunks.
+	chunks []chunk
 }
 
 type group struct {
@@ -376,7 +380,7 @@ func (c *call) withMargin(whole node) (node, bool) {
 		c.aloneWithSubgroup()
 		return whole, false
 	}
-	c.blinded = nil // terms under the first rounds' scalars
+	c.blinded, c.chunks = nil, nil // terms and Miller loops under the first rounds' scalars
 	whole = c.blindedSums(digits, f.R, H, PG, f.big)
 	if !c.reserve(1) {
 		c.checkAlone(allOf(whole))
@@ -664,13 +668,18 @@ func (c *call) checkWhole(whole node) {
 		c.checkAlone(allOf(whole))
 		return
 	}
-	A := c.value(whole)
+	A := c.wholeValue(whole)
 	if A.IsOne() {
 		c.accept(whole.lo, whole.hi)
 		return
 	}
 	whole = whole.failing(A, whole.size() <= emRoot, true)
-	if whole.size() >= locateMin && c.locateAll(whole) {
+	switch {
+	case c.chunks != nil && !c.dense(whole.size()):
+		if c.locateChunks(whole) {
+			return
+		}
+	case whole.size() >= locateMin && c.locateAll(whole):
 		return
 	}
 	if whole, ok := c.withMargin(whole); ok {

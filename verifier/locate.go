@@ -122,7 +122,7 @@ func (p *pnode) peel(f peel, weighted bool) {
 // rejected by their own one-set checks, and accepted by their own or by
 // step 4's check.
 func (c *call) locateAll(whole node) bool {
-	if locateDense*c.v.recent.expected(whole.size()) >= float64(whole.size()) {
+	if c.dense(whole.size()) {
 		// The recent share is dense: finding the invalid sets would cost
 		// more than checking every set alone.
 		c.checkAlone(allOf(whole))
@@ -160,6 +160,13 @@ func (c *call) partsFor(lo, hi int) int {
 		return e
 	}
 	return k
+}
+
+// dense reports whether the recent share puts an invalid set in every
+// locateDense sets or more among m: then checking every set alone costs
+// less than finding them.
+func (c *call) dense(m int) bool {
+	return locateDense*c.v.recent.expected(m) >= float64(m)
 }
 
 // failingParts cuts the call into k parts and returns those whose plain

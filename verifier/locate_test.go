@@ -217,3 +217,65 @@ func TestPartsFollowShare(t *testing.T) {
 	}
 	checkVerdicts(t, v, sets, want(sets))
 }
+
+// TestLocateChunks: a failing call over many roots is searched over the
+// Miller loops its whole check kept (locateChunks) and settled by its final
+// check, without the margin rounds' bisection, when its invalid sets are
+// plain ones; crafted ones (a cancelling pair across chunks, a point
+// outside G2) still get exact verdicts.
+func TestLocateChunks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("signs 400 sets")
+	}
+	var base []Set
+	for i := range 300 { // a root per set, as the aggregators' own signatures
+		base = append(base, validSet(t, i, randRoot(t)))
+	}
+	base = append(base, sameRoot(t, 100, 300)...)
+	wrongKey := func(sets []Set, is ...int) {
+		for _, i := range is {
+			sets[i].Signature = base[(i+1)%len(base)].Signature
+		}
+	}
+	v := newVerifier(t, 64)
+	plain := append([]Set(nil), base...)
+	wrongKey(plain, 7, 150, 151, 299, 350)
+	c0, m0, k0 := v.stats.chunkChecks.Load(), v.stats.marginRounds.Load(), v.stats.checks.Load()+v.stats.individual.Load()
+	checkExact(t, v, plain)
+	chunkChecks, checks := v.stats.chunkChecks.Load()-c0, v.stats.checks.Load()+v.stats.individual.Load()-k0
+	t.Logf("chunk checks %d, checks %d", chunkChecks, checks)
+	if chunkChecks == 0 {
+		t.Fatal("the failing call over 301 roots did not search its chunks")
+	}
+	if checks > 60 { // 37 measured; 205 with the chunks' signature sums wrong
+		t.Fatalf("%d checks (%d of chunks) for 5 invalid sets: the chunk values do not steer the search", checks, chunkChecks)
+	}
+	if v.stats.marginRounds.Load() != m0 {
+		t.Fatal("the chunk search did not settle the call: it went on to bisection")
+	}
+	// The sets outside the failing chunks are answered before the chunks
+	// are searched: before the first rejection.
+	var before int
+	rejected := false
+	v.VerifyStream(plain, func(i int, valid bool) {
+		rejected = rejected || !valid
+		if !rejected {
+			before++
+		}
+	})
+	if before < len(plain)/2 {
+		t.Fatalf("%d of %d verdicts before the first rejection: the sets outside the failing chunks waited for their search", before, len(plain))
+	}
+	crafted := append([]Set(nil), base...)
+	D := randomG2(t)
+	crafted[20].Signature = shifted(t, crafted[20].Signature, &D)
+	crafted[260].Signature = shifted(t, crafted[260].Signature, neg(D))
+	wrongKey(crafted, 90)
+	checkExact(t, v, crafted)
+	outside := append([]Set(nil), base...)
+	Q := orderThirteen(t)
+	outside[40].Signature = shifted(t, outside[40].Signature, &Q)
+	wrongKey(outside, 200)
+	checkExact(t, v, outside)
+	checkExact(t, v, base)
+}
