@@ -131,17 +131,24 @@ func (c *call) locateAll(whole node) bool {
 	if !c.reserve(1) { // step 4's check
 		return false
 	}
+	return c.acceptRest(whole, c.findInvalid(whole))
+}
+
+// findInvalid returns the invalid sets of a failing range (whole, with its
+// value under the call's scalars), with their one-set values: steps 1-3 of
+// locateAll.
+func (c *call) findInvalid(whole node) []peel {
 	k := c.partsFor(whole.lo, whole.hi)
-	var found []peel // invalid sets, with their one-set values
+	var found []peel
 	if c.wholeFirst(whole, k) {
 		var done bool
 		if found, done = c.tryWhole(whole); done {
-			return c.acceptRest(whole, found)
+			return found
 		}
 	}
 	frontier := c.failingParts(whole, k, found)
 	budget := c.spent + locateBudget*float64(whole.size())*costSingle
-	return c.acceptRest(whole, c.search(whole, frontier, found, budget))
+	return c.search(whole, frontier, found, budget)
 }
 
 // partsFor is the number of parts locateAll cuts a failing call of
