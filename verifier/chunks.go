@@ -28,7 +28,9 @@ import (
 // multiplication and a right half's by subtraction, cost more: 6.4 against
 // 5.35 single verifications per invalid set in CPU at 5% invalid, 10.15
 // against 8.45 in 2,048 sets at 1%, three interleaved runs, 2026-12-02).
-// These values only steer: the search halves failing ranges (a left half's
+// These values steer, and are counted among the call's shared checks (a
+// call over that many roots starts on more rounds for them): the search
+// halves failing ranges (a left half's
 // value computed, the right half's by division), the sets outside the
 // failing chunks are accepted by one check, each failing chunk is searched
 // as the locate step searches a call (its sets rejected by their own
@@ -125,7 +127,10 @@ func (c *call) locateChunks(whole node) bool {
 		ch.S = curve.MultiExpG2(c.pts[ch.lo:ch.hi], c.scalars[ch.lo*nb:ch.hi*nb], c.nbits)
 	})
 	c.spent += float64(whole.size()) * costMSMSet
-	leaves := c.failingChunks(whole.A)
+	leaves, ok := c.failingChunks(whole.A)
+	if !ok {
+		return false
+	}
 	if c.reserve(1) {
 		c.acceptOutsideChunks(whole, leaves)
 	}
@@ -165,9 +170,11 @@ func (c *call) acceptOutsideChunks(whole node, leaves []crange) {
 // with their values, by halving the failing ranges of chunks level by level
 // from the whole call (value A): a left half's value is computed, the right
 // half's is its parent's over the left's, and a right chunk that fails so
-// gets its own value before it is searched.
-func (c *call) failingChunks(A curve.GT) []crange {
-	var leaves []crange
+// gets its own value before it is searched. Each range check is one of the
+// call's shared checks (see the package doc's Soundness: one that erred
+// would hide the invalid sets of its range from the search, and the final
+// check with them); ok is false when they are used up.
+func (c *call) failingChunks(A curve.GT) (leaves []crange, ok bool) {
 	for frontier := []crange{{0, len(c.chunks), A, true}}; len(frontier) > 0; {
 		var todo []crange // ranges whose own value is computed
 		for _, r := range frontier {
@@ -179,6 +186,9 @@ func (c *call) failingChunks(A curve.GT) []crange {
 			default:
 				leaves = append(leaves, r)
 			}
+		}
+		if !c.reserve(len(todo)) {
+			return nil, false
 		}
 		c.v.w.forEach(len(todo), 1, func(x int) { todo[x].V, todo[x].own = c.chunkValue(todo[x].a, todo[x].b), true })
 		c.spent += float64(len(todo)) * (costMiller + costFinalExp)
@@ -201,7 +211,7 @@ func (c *call) failingChunks(A curve.GT) []crange {
 		frontier = next
 	}
 	slices.SortFunc(leaves, func(x, y crange) int { return x.a - y.a })
-	return leaves
+	return leaves, true
 }
 
 // appendFailingChunk appends the ranges of rs whose value is not one.

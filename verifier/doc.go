@@ -51,7 +51,8 @@
 //     S = sum_k r_k s_k = sum_j 13^j H_j costs R-1 steps of Horner's rule
 //     instead of a multi-scalar multiplication. R is 18 for 64 bits and 36
 //     for 128 bits, extended to 21 and 38 (the margin rounds) before a
-//     call makes more than four checks under its scalars (see Soundness).
+//     call makes more than four checks under its scalars (see Soundness;
+//     a call over 64 roots or more starts on 20 and 38 rounds).
 //     Each group's key sum P_g = sum r_k pk_k
 //     comes from the same digit rounds in G1 for groups of 192 sets or more,
 //     and from a multi-scalar multiplication for the others. When a round
@@ -156,7 +157,13 @@
 // 2^-SecurityBits (18 for 64 bits, 36 for 128), enough for four shared
 // checks that can accept: the rounds' and the whole call's, which is all a
 // passing call makes, and the locate step's final check and early
-// acceptance, which is all a failing call it settles makes. Before any
+// acceptance, which is all a failing call it settles makes. A call over 64
+// roots or more starts on the least R0 with 1024 * 13^-R0 <=
+// 2^-SecurityBits instead (20 for 64 bits, 38 for 128; margin rounds to 22
+// and 38): its failing whole check's chunk search makes up to two range
+// checks per chunk under the first scalars, and a range check that erred
+// would hide its range's invalid sets from the search and from the final
+// check, so they count. Before any
 // further one (its rounds fail and are checked again as points outside G2
 // are dropped, or it goes on to bisection), the call draws the margin
 // rounds: fresh digits for rounds R0 to R, their sums checked in G2, the

@@ -79,22 +79,38 @@ const (
 // roundsFor, whose scalars bound sharedChecksMax more checks. Both together
 // err with probability at most firstChecks*13^-R0 + sharedChecksMax*13^-R
 // <= 2^-bits (see the package doc's Soundness).
+//
+// A call over chunkMinGroups roots or more starts on more rounds, which
+// bound 2^chunkFirstChecksBits first checks: its failing whole check's
+// chunk search (locateChunks) checks ranges of chunks under the first
+// rounds' scalars, up to two per chunk, and a range check that errs would
+// keep the search from the invalid sets it holds.
 const (
-	firstChecks     = 1 << firstChecksBits
-	firstChecksBits = 2
+	firstChecks          = 1 << firstChecksBits
+	firstChecksBits      = 2
+	chunkFirstChecksBits = 10
 )
 
 // firstRounds returns R0, the least number of rounds with firstChecks *
 // 13^-R0 <= 2^-bits: 18 for 64 bits, 36 for 128.
-func firstRounds(bits int) int {
-	return int(math.Ceil(float64(bits+firstChecksBits) / math.Log2(digitBase)))
+func firstRounds(bits int) int { return firstRoundsN(bits, firstChecksBits) }
+
+// firstRoundsN is firstRounds for 2^cb first checks: 20 for 64 bits and
+// 38 for 128 with chunkFirstChecksBits.
+func firstRoundsN(bits, cb int) int {
+	return int(math.Ceil(float64(bits+cb) / math.Log2(digitBase)))
 }
 
 // roundsFor returns R, the least number of rounds with firstChecks *
 // 13^-R0 + sharedChecksMax * 13^-R <= 2^-bits (R0 = firstRounds(bits)):
 // 21 for 64 bits, 38 for 128.
-func roundsFor(bits int) int {
-	first := firstChecks * math.Pow(digitBase, -float64(firstRounds(bits)))
+func roundsFor(bits int) int { return roundsForN(bits, firstChecksBits) }
+
+// roundsForN is roundsFor for 2^cb first checks on firstRoundsN rounds: 22
+// for 64 bits and 38 for 128 with chunkFirstChecksBits (2^-64.005 and
+// 2^-130.03 in all).
+func roundsForN(bits, cb int) int {
+	first := math.Ldexp(math.Pow(digitBase, -float64(firstRoundsN(bits, cb))), cb)
 	left := math.Ldexp(1, -bits) - first
 	return int(math.Ceil(math.Log(sharedChecksMax/left) / math.Log(digitBase)))
 }
@@ -109,7 +125,7 @@ func pairPasses(R int) int { return (R + 1) / 2 }
 func (c *call) reserve(n int) bool {
 	limit := c.sharedBase + sharedChecksMax
 	if c.first != nil {
-		limit = firstChecks
+		limit = c.firstLimit
 	}
 	if c.shared+n > limit {
 		return false
@@ -143,6 +159,7 @@ type call struct {
 	spent, budget float64 // planner cost ledger for bisection, µs
 	shared        int     // shared checks reserved (reserve)
 	sharedBase    int     // shared checks made before the margin rounds
+	firstLimit    int     // shared checks the first rounds bound
 
 	// first holds the fused rounds of a call on its first rounds, for the
 	// margin rounds that extend them (withMargin); nil otherwise.
@@ -181,8 +198,13 @@ func (v *Verifier) verify(sets []Set, report func(i int, valid bool)) []bool {
 	}
 	c.hashRoots()
 	c.budget = denseBudget * float64(len(c.cand)) * costSingle
-	R := roundsFor(v.cfg.SecurityBits)
-	if c.fusedPays(firstRounds(v.cfg.SecurityBits)) && c.fused(R) {
+	cb := firstChecksBits
+	if len(c.groups) >= chunkMinGroups {
+		cb = chunkFirstChecksBits
+	}
+	c.firstLimit = 1 << cb
+	R0, R := firstRoundsN(v.cfg.SecurityBits, cb), roundsForN(v.cfg.SecurityBits, cb)
+	if c.fusedPays(R0) && c.fused(R0, R) {
 		return c.out
 	}
 	c.conventional()
@@ -319,12 +341,11 @@ func (d *digitSource) next() uint8 {
 // every candidate: rounds of random digits c_kj in [0, 13); each round sum
 // H_j = sum_k c_kj s_k must be in G2; then r_k = sum_j c_kj 13^j blind the
 // pairing check, with S = sum_k r_k s_k = sum_j 13^j H_j by Horner's rule.
-// It runs on firstRounds rounds; when they fail, or later when the call
+// It runs on R0 rounds (firstRoundsN); when they fail, or later when the call
 // goes on to bisection (withMargin), the margin rounds up to R come first.
 // It reports false when a round sum is outside G2 and the descent to the
 // points outside does not pay: the caller falls back to checking each point.
-func (c *call) fused(R int) bool {
-	R0 := firstRounds(c.v.cfg.SecurityBits)
+func (c *call) fused(R0, R int) bool {
 	digits := drawDigits(len(c.cand), R0, true)
 	c.pks, c.pts = c.points()
 	big := c.bigGroups()

@@ -67,6 +67,17 @@ func TestRounds(t *testing.T) {
 			t.Errorf("firstRounds(%d) = %d, want %d", c.bits, got, c.R0)
 		}
 	}
+	// Every first-check budget keeps a call's error within 2^-bits.
+	for _, c := range []struct{ bits, cb, R0, R int }{{64, chunkFirstChecksBits, 20, 22}, {128, chunkFirstChecksBits, 38, 38}} {
+		R0, R := firstRoundsN(c.bits, c.cb), roundsForN(c.bits, c.cb)
+		if R0 != c.R0 || R != c.R {
+			t.Errorf("%d bits, 2^%d first checks: %d and %d rounds, want %d and %d", c.bits, c.cb, R0, R, c.R0, c.R)
+		}
+		err := math.Ldexp(math.Pow(digitBase, -float64(R0)), c.cb) + sharedChecksMax*math.Pow(digitBase, -float64(R))
+		if err > math.Ldexp(1, -c.bits) {
+			t.Errorf("%d bits, 2^%d first checks: error %g over 2^-%d", c.bits, c.cb, err, c.bits)
+		}
+	}
 }
 
 // TestMarginRounds: a fused call that passes, or whose failure the locate
@@ -106,11 +117,11 @@ func TestMarginRounds(t *testing.T) {
 		} {
 			m := len(tc.sets)
 			before := v.Stats().MarginRounds
-			c := &call{v: v, sets: tc.sets, out: make([]bool, m), settled: make([]bool, m)}
+			c := &call{v: v, sets: tc.sets, out: make([]bool, m), settled: make([]bool, m), firstLimit: firstChecks}
 			c.decode()
 			c.hashRoots()
 			c.budget = denseBudget * float64(len(c.cand)) * costSingle
-			if !c.fused(R) {
+			if !c.fused(R0, R) {
 				t.Fatalf("%d bits, %s: the fused path gave up", bits, tc.name)
 			}
 			c.settleRest()
