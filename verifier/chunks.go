@@ -30,12 +30,11 @@ import (
 // against 8.45 in 2,048 sets at 1%, three interleaved runs, 2026-12-02).
 // These values steer, and are counted among the call's shared checks (a
 // call over that many roots starts on more rounds for them): the search
-// halves failing ranges (a left half's
-// value computed, the right half's by division), the sets outside the
-// failing chunks are accepted by one check, each failing chunk is searched
-// as the locate step searches a call (its sets rejected by their own
-// one-set checks), and the call less the invalid sets found is accepted by
-// the call's final check, as in locateAll.
+// halves failing ranges (a left half's value computed, the right half's by
+// division), the sets outside the failing chunks are accepted by one check,
+// each failing chunk is searched as the locate step searches a call (its
+// sets rejected by their own one-set checks), and the call less the invalid
+// sets found is accepted by the call's final check, as in locateAll.
 const (
 	chunkGroups    = 8
 	chunkMinGroups = 64
