@@ -137,8 +137,9 @@ func BenchmarkSubgroup(b *testing.B) {
 // BenchmarkLocalisation measures what finding invalid signatures costs, in
 // calls of 1,024 and 2,048 sets over one root ("same"), 32-set roots
 // ("mixed") or a root per set ("distinct", as the aggregators' own
-// signatures on the aggregate topic): one invalid, 1% and 5% invalid (another set's valid signature:
-// in G2, wrong for its key), and one signature outside G2. Each iteration
+// signatures on the aggregate topic): one invalid, 1% and 5% invalid
+// (another set's valid signature: in G2, wrong for its key), and one
+// signature outside G2. Each iteration
 // times, one after the other, the all-valid call, the failing call and
 // localisationSingles single-signature verifications (decoding with the
 // subgroup check and crypto.Verify, hash included, on one goroutine), so
@@ -151,8 +152,9 @@ func BenchmarkSubgroup(b *testing.B) {
 // the failing call once more and reports the pairing checks it made beyond
 // its first, one-set checks included, per invalid signature
 // ("checks/invalid": a count, which the machine's noise does not move).
-// Each case verifies its failing call once before it is timed, so that the Verifier's recent invalid share
-// is the one a stream of such calls would have. Run:
+// Each case verifies its failing call once before it is timed, so that the
+// Verifier's recent invalid share is the one a stream of such calls would
+// have. Run:
 //
 //	go test -run - -bench Localisation -benchtime 5x ./verifier/
 func BenchmarkLocalisation(b *testing.B) {

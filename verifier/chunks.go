@@ -59,15 +59,10 @@ func (c *call) wholeValue(whole node) curve.GT {
 	if ng < chunkMinGroups || whole.lo != 0 || whole.hi != len(c.cand) || c.emptyGroup() {
 		return c.value(whole)
 	}
-	ps := make([]curve.G1, ng+1)
-	copy(ps, whole.P)
-	ps[ng] = c.v.negG1
-	aff := curve.BatchAffineG1(ps)
-	qs := make([]curve.G2Affine, ng+1)
-	for x := range ng {
-		qs[x] = c.groups[whole.gLo+x].h
+	aff, qs := c.pairs(whole) // a pair per group in order (none is empty), then (-g1, S)
+	if len(aff) != ng+1 {
+		return c.v.pairingValue(aff, qs)
 	}
-	qs[ng] = whole.S.Affine()
 	nc := (ng + chunkGroups - 1) / chunkGroups
 	chunks := make([]chunk, nc)
 	var fS curve.GT
@@ -200,12 +195,12 @@ func (c *call) failingChunks(A curve.GT) (leaves []crange, ok bool) {
 			l := todo[t]
 			t++
 			if r.b-r.a == 1 { // a right chunk's own value
-				next = appendFailingChunk(next, l)
+				next = appendFailing(next, l)
 				continue
 			}
 			right := crange{a: l.b, b: r.b, V: r.V}
 			right.V.Mul(inverse(l.V))
-			next = appendFailingChunk(next, l, right)
+			next = appendFailing(next, l, right)
 		}
 		frontier = next
 	}
@@ -213,15 +208,8 @@ func (c *call) failingChunks(A curve.GT) (leaves []crange, ok bool) {
 	return leaves, true
 }
 
-// appendFailingChunk appends the ranges of rs whose value is not one.
-func appendFailingChunk(dst []crange, rs ...crange) []crange {
-	for _, r := range rs {
-		if !r.V.IsOne() {
-			dst = append(dst, r)
-		}
-	}
-	return dst
-}
+// fails reports whether the range's value is not one.
+func (r crange) fails() bool { return !r.V.IsOne() }
 
 // chunkValue returns the value of the chunks [a, b) under the call's
 // scalars, from their kept Miller loops: one Miller loop for their

@@ -559,15 +559,19 @@ func (c *call) checkAndHalve(lv rangeLevel) ([]curve.GT, [][2]pnode) {
 	return ds, halves
 }
 
-// appendFailing appends the ranges of ps whose plain value fails.
-func appendFailing(dst []pnode, ps ...pnode) []pnode {
+// appendFailing appends the ranges of ps whose value fails (a pnode's plain
+// value, a crange's value under the call's scalars).
+func appendFailing[R interface{ fails() bool }](dst []R, ps ...R) []R {
 	for _, p := range ps {
-		if !p.A.IsOne() {
+		if p.fails() {
 			dst = append(dst, p)
 		}
 	}
 	return dst
 }
+
+// fails reports whether the range's plain value is not one.
+func (p pnode) fails() bool { return !p.A.IsOne() }
 
 // judgeNamed settles range p's suspect i by its one-set value d and puts
 // what is left of p where the search goes next: an invalid suspect's terms
