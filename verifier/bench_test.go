@@ -152,9 +152,11 @@ func BenchmarkSubgroup(b *testing.B) {
 // the failing call once more and reports the pairing checks it made beyond
 // its first, one-set checks included, per invalid signature
 // ("checks/invalid": a count, which the machine's noise does not move).
-// Each case verifies its failing call once before it is timed, so that the
-// Verifier's recent invalid share is the one a stream of such calls would
-// have. Run:
+// Each case has a Verifier of its own, which verifies the failing call once
+// before it is timed, and the all-valid calls go through another, so that
+// the failing calls' recent invalid share is the one a stream of such calls
+// would have (before 2026-12-02 one Verifier took both, which halved the
+// share the search sized its parts by). Run:
 //
 //	go test -run - -bench Localisation -benchtime 5x ./verifier/
 func BenchmarkLocalisation(b *testing.B) {
@@ -163,13 +165,18 @@ func BenchmarkLocalisation(b *testing.B) {
 		all := benchSets(b, "loc-"+layout, 2048/perRoot, perRoot, 0)
 		for _, n := range []int{1024, 2048} {
 			valid := all[:n]
-			v := newBenchVerifier(b, 64)
+			// The all-valid calls go through a Verifier of their own, so
+			// that they do not dilute the failing calls' recent invalid
+			// share, and each case has a Verifier of its own, so that the
+			// previous case's share does not carry over.
+			vClean := newBenchVerifier(b, 64)
 			for _, tc := range localisationCases(b, valid) {
 				b.Run(fmt.Sprintf("%s/n=%d/%s", layout, n, tc.name), func(b *testing.B) {
+					v := newBenchVerifier(b, 64)
 					v.Verify(tc.sets) // the recent share, as in a stream of such calls
 					var base, bad, single timed
 					for b.Loop() {
-						base.add(func() { v.Verify(valid) })
+						base.add(func() { vClean.Verify(valid) })
 						bad.add(func() { v.Verify(tc.sets) })
 						single.add(func() { verifySingles(b, all[:localisationSingles]) })
 					}
@@ -201,8 +208,9 @@ func BenchmarkLocalisation(b *testing.B) {
 // verifications; each case reports the time of the 4,096 ("ms"), and the
 // extra time per invalid signature in single verifications, in wall time
 // ("single/invalid") and in CPU time ("cpu-single/invalid"). The Verifier
-// has verified the sets once before, so the recent invalid share steers the
-// search as it would in a stream. Run:
+// of the failing sets has verified them once before, and the clean sets go
+// through another, so the recent invalid share steers the search as it
+// would in a stream. Run:
 //
 //	go test -run - -bench LocalisationBySize -benchtime 2x ./verifier/
 func BenchmarkLocalisationBySize(b *testing.B) {
@@ -219,17 +227,19 @@ func BenchmarkLocalisationBySize(b *testing.B) {
 		}
 		for _, n := range []int{8, 16, 32, 64, 128, 256, 1024} {
 			b.Run(fmt.Sprintf("invalid=%v/n=%d", p, n), func(b *testing.B) {
-				v := newBenchVerifier(b, 64)
-				run := func(sets []verifier.Set) {
+				// The clean sets go through a Verifier of their own, so that
+				// they do not dilute v's recent invalid share.
+				v, vClean := newBenchVerifier(b, 64), newBenchVerifier(b, 64)
+				run := func(v *verifier.Verifier, sets []verifier.Set) {
 					for lo := 0; lo < len(sets); lo += n {
 						v.Verify(sets[lo:min(lo+n, len(sets))])
 					}
 				}
-				run(bad)
+				run(v, bad)
 				var clean, failing, single timed
 				for b.Loop() {
-					clean.add(func() { run(all) })
-					failing.add(func() { run(bad) })
+					clean.add(func() { run(vClean, all) })
+					failing.add(func() { run(v, bad) })
 					single.add(func() { verifySingles(b, all[:localisationSingles]) })
 				}
 				tSingle, cSingle := single.per(b.N * localisationSingles)
