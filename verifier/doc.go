@@ -52,7 +52,8 @@
 //     instead of a multi-scalar multiplication. R is 18 for 64 bits and 36
 //     for 128 bits, extended to 21 and 38 (the margin rounds) before a
 //     call makes more than four checks under its scalars (see Soundness;
-//     a call over 64 roots or more starts on 20 and 38 rounds).
+//     a call over 64 roots or more, fewer than 6 sets a root on average,
+//     starts on 20 and 38 rounds).
 //     Each group's key sum P_g = sum r_k pk_k
 //     comes from the same digit rounds in G1 for groups of 192 sets or more,
 //     and from a multi-scalar multiplication for the others. When a round
@@ -103,7 +104,8 @@
 //     name no invalid set), which happens when invalid sets are many; and
 //     when the recent share puts an invalid set in every four, a failing
 //     call checks every set alone at once. A call over 64 roots or more
-//     (the aggregate topic's: a root per aggregator) keeps the Miller loops of its whole check in chunks of 8
+//     with fewer than 6 sets a root on average (the aggregate topic's: a
+//     root per aggregator) keeps the Miller loops of its whole check in chunks of 8
 //     roots (a multi-Miller loop each, a few percent dearer than one over
 //     all of them), as the parts' checks would pay a Miller loop per root
 //     again. When it fails, ranges of chunks are checked under the call's
@@ -158,7 +160,9 @@
 // checks that can accept: the rounds' and the whole call's, which is all a
 // passing call makes, and the locate step's final check and early
 // acceptance, which is all a failing call it settles makes. A call over 64
-// roots or more starts on the least R0 with 1024 * 13^-R0 <=
+// roots or more with fewer than 6 sets a root on average (the one a
+// failing whole check sends to the chunk search, decided when the call
+// starts) starts on the least R0 with 1024 * 13^-R0 <=
 // 2^-SecurityBits instead (20 for 64 bits, 38 for 128; margin rounds to 22
 // and 38): its failing whole check's chunk search makes up to two range
 // checks per chunk under the first scalars, and a range check that erred

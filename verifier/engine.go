@@ -80,7 +80,7 @@ const (
 // err with probability at most firstChecks*13^-R0 + sharedChecksMax*13^-R
 // <= 2^-bits (see the package doc's Soundness).
 //
-// A call over chunkMinGroups roots or more starts on more rounds, which
+// A call over many roots (manyRootsCall) starts on more rounds, which
 // bound 2^chunkFirstChecksBits first checks: its failing whole check's
 // chunk search (locateChunks) checks ranges of chunks under the first
 // rounds' scalars, up to two per chunk, and a range check that errs would
@@ -160,6 +160,7 @@ type call struct {
 	shared        int     // shared checks reserved (reserve)
 	sharedBase    int     // shared checks made before the margin rounds
 	firstLimit    int     // shared checks the first rounds bound
+	manyRoots     bool    // chunked whole check and chunk search (manyRootsCall)
 
 	// first holds the fused rounds of a call on its first rounds, for the
 	// margin rounds that extend them (withMargin); nil otherwise.
@@ -199,7 +200,7 @@ func (v *Verifier) verify(sets []Set, report func(i int, valid bool)) []bool {
 	c.hashRoots()
 	c.budget = denseBudget * float64(len(c.cand)) * costSingle
 	cb := firstChecksBits
-	if len(c.groups) >= chunkMinGroups {
+	if c.manyRoots = c.manyRootsCall(); c.manyRoots {
 		cb = chunkFirstChecksBits
 	}
 	c.firstLimit = 1 << cb

@@ -279,3 +279,30 @@ func TestLocateChunks(t *testing.T) {
 	checkExact(t, v, outside)
 	checkExact(t, v, base)
 }
+
+// TestManyRootsRule: a failing call over 64 roots or more is searched
+// chunk by chunk when its roots hold few sets each (here 2) and by
+// locateAll when they hold several (here 8), with exact verdicts either
+// way.
+func TestManyRootsRule(t *testing.T) {
+	if testing.Short() {
+		t.Skip("signs 640 sets")
+	}
+	for _, tc := range []struct {
+		perRoot int
+		chunks  bool
+	}{{2, true}, {8, false}} {
+		var sets []Set
+		for g := range 64 {
+			sets = append(sets, sameRoot(t, tc.perRoot, g*tc.perRoot)...)
+		}
+		sets[5].Signature = sets[6].Signature
+		sets[len(sets)-3].Signature = sets[0].Signature
+		v := newVerifier(t, 64)
+		c0 := v.stats.chunkChecks.Load()
+		checkExact(t, v, sets)
+		if got := v.stats.chunkChecks.Load() > c0; got != tc.chunks {
+			t.Errorf("%d sets a root: chunk search %v, want %v", tc.perRoot, got, tc.chunks)
+		}
+	}
+}
