@@ -78,7 +78,7 @@ type chunk struct {
 func (c *call) wholeValue(whole node) curve.GT {
 	c.chunks = nil
 	ng := len(whole.P)
-	if !c.manyRoots || ng != len(c.groups) || whole.lo != 0 || whole.hi != len(c.cand) || c.emptyGroup() {
+	if !c.manyRoots || whole.lo != 0 || whole.hi != len(c.cand) || c.emptyGroup() {
 		return c.value(whole)
 	}
 	aff, qs := c.pairs(whole) // a pair per group in order (none is empty), then (-g1, S)
