@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -675,4 +676,56 @@ func TestInjectedVerifier(t *testing.T) {
 			t.Fatalf("injected verifier saw %d sets, want 8", got)
 		}
 	})
+}
+
+// TestReservePendingNeverOverBound reserves and releases from several
+// goroutines while another reads the count: the count must never be seen
+// over MaxPending, not even between a failed reservation and its undo (the
+// flood test once saw 65 against 64 that way), and every reservation that
+// succeeds must fit.
+func TestReservePendingNeverOverBound(t *testing.T) {
+	const limit, workers, rounds = 8, 8, 20000
+	p := &Pool{cfg: Config{MaxPending: limit}}
+	var wg sync.WaitGroup
+	var over atomic.Int64
+	stop := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if v := p.pending.Load(); v > limit {
+				over.Store(v)
+			}
+		}
+	}()
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			n := int64(w%3 + 2)
+			for range rounds {
+				if p.reservePending(n) {
+					if v := p.pending.Load(); v > limit || v < n {
+						over.Store(v)
+					}
+					runtime.Gosched() // hold it while others try
+					p.pending.Add(-n)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	if v := over.Load(); v != 0 {
+		t.Fatalf("pending seen at %d, MaxPending %d", v, limit)
+	}
+	if v := p.pending.Load(); v != 0 {
+		t.Fatalf("pending %d after every reservation was released", v)
+	}
+	if !p.reservePending(limit) || p.reservePending(1) {
+		t.Fatal("a reservation of exactly MaxPending must fit and leave no room")
+	}
 }

@@ -442,8 +442,7 @@ func (p *Pool) enqueue(g *group, jobs ...*job) (Result, bool) {
 		p.mu.Unlock()
 		return ignore(ErrPoolFull), false
 	}
-	if p.pending.Add(n) > int64(p.cfg.MaxPending) {
-		p.pending.Add(-n)
+	if !p.reservePending(n) {
 		p.mu.Unlock()
 		return ignore(ErrQueueFull), false
 	}
@@ -457,6 +456,22 @@ func (p *Pool) enqueue(g *group, jobs ...*job) (Result, bool) {
 	p.pending.Add(-n)
 	p.answerClosed(g)
 	return Result{}, true
+}
+
+// reservePending adds n to the pending count if that keeps it within
+// MaxPending. The count never passes the bound, not even for a moment: a
+// reader of Stats or of the pending gauge never sees more than MaxPending.
+func (p *Pool) reservePending(n int64) bool {
+	limit := int64(p.cfg.MaxPending)
+	for {
+		cur := p.pending.Load()
+		if cur+n > limit {
+			return false
+		}
+		if p.pending.CompareAndSwap(cur, cur+n) {
+			return true
+		}
+	}
 }
 
 // answerClosed answers a group the batcher refused, closed meanwhile
