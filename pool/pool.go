@@ -374,3 +374,25 @@ func bisections(v SignatureVerifier) int64 {
 	}
 	return 0
 }
+
+// reservePending adds n to the pending count if that keeps it within
+// MaxPending (reserve).
+func (p *Pool) reservePending(n int64) bool {
+	return reserve(&p.pending, n, int64(p.cfg.MaxPending))
+}
+
+// reserve adds n to count if that keeps it within limit, and reports
+// whether it did. The count never passes the limit, not even for a moment:
+// a reader (Stats, a gauge) never sees more than limit, and a refused
+// reservation never makes another one fail.
+func reserve(count *atomic.Int64, n, limit int64) bool {
+	for {
+		cur := count.Load()
+		if cur+n > limit {
+			return false
+		}
+		if count.CompareAndSwap(cur, cur+n) {
+			return true
+		}
+	}
+}

@@ -412,8 +412,7 @@ func (p *Pool) signerKey(g *group, sentinel error, validator uint64) (pk *crypto
 // that one that does not decode is still a REJECT rather than the IGNORE.
 func (p *Pool) attesterKey(g *group, validator uint64) (pk *crypto.PublicKey, undecoded bool, res Result) {
 	if pk, res := p.publicKey(validator); pk != nil {
-		if p.decoding.Add(1) > p.intakeDecodes {
-			p.decoding.Add(-1)
+		if !reserve(&p.decoding, 1, p.intakeDecodes) {
 			return pk, true, res
 		}
 		defer p.decoding.Add(-1)
@@ -456,22 +455,6 @@ func (p *Pool) enqueue(g *group, jobs ...*job) (Result, bool) {
 	p.pending.Add(-n)
 	p.answerClosed(g)
 	return Result{}, true
-}
-
-// reservePending adds n to the pending count if that keeps it within
-// MaxPending. The count never passes the bound, not even for a moment: a
-// reader of Stats or of the pending gauge never sees more than MaxPending.
-func (p *Pool) reservePending(n int64) bool {
-	limit := int64(p.cfg.MaxPending)
-	for {
-		cur := p.pending.Load()
-		if cur+n > limit {
-			return false
-		}
-		if p.pending.CompareAndSwap(cur, cur+n) {
-			return true
-		}
-	}
 }
 
 // answerClosed answers a group the batcher refused, closed meanwhile
