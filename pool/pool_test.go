@@ -689,7 +689,8 @@ func TestReservePendingNeverOverBound(t *testing.T) {
 	var wg sync.WaitGroup
 	var over atomic.Int64
 	stop := make(chan struct{})
-	go func() {
+	var reader sync.WaitGroup
+	reader.Go(func() {
 		for {
 			select {
 			case <-stop:
@@ -700,7 +701,7 @@ func TestReservePendingNeverOverBound(t *testing.T) {
 				over.Store(v)
 			}
 		}
-	}()
+	})
 	for w := range workers {
 		wg.Add(1)
 		go func() {
@@ -719,6 +720,7 @@ func TestReservePendingNeverOverBound(t *testing.T) {
 	}
 	wg.Wait()
 	close(stop)
+	reader.Wait()
 	if v := over.Load(); v != 0 {
 		t.Fatalf("pending seen at %d, MaxPending %d", v, limit)
 	}
