@@ -105,14 +105,18 @@ type batcher struct {
 	minBatch int
 	delay    time.Duration
 
-	mu     sync.Mutex
-	fifo   jobQueue                // BatchFixed
-	roots  map[[32]byte]*rootQueue // BatchAdaptive: queued sets by root
-	turn   []*rootQueue            // BatchAdaptive: roots with sets, in turn order
-	cost   costEstimate            // BatchAdaptive: recent verification time per set
-	peers  *peerTable              // BatchAdaptive: nil if peers are not isolated
-	apart  lanes                   // the isolated peers' sets
-	closed bool
+	mu    sync.Mutex
+	fifo  jobQueue                // BatchFixed
+	roots map[[32]byte]*rootQueue // BatchAdaptive: queued sets by root
+	turn  []*rootQueue            // BatchAdaptive: roots with sets, in turn order
+	cost  costEstimate            // BatchAdaptive: recent verification time per set
+	peers *peerTable              // BatchAdaptive: nil if peers are not isolated
+	apart lanes                   // the isolated peers' sets
+	// searching is the number of batches of other than isolated peers'
+	// sets whose check failed and that are being searched for their
+	// invalid sets: while one is, a backup takes work at once.
+	searching int
+	closed    bool
 
 	wake       chan struct{} // a token: there may be work
 	wakeBackup chan struct{} // a token for the backups: there may be work
@@ -253,8 +257,9 @@ const (
 	// primary takes every batch as soon as it is free.
 	primary role = iota
 	// backup (BatchAdaptive, every verify goroutine but the first) takes a
-	// batch only once a queued set has waited BatchDelay: when the primary
-	// is held by a long search or the workers are behind. Otherwise the
+	// batch only while another verify goroutine searches a failing batch
+	// for its invalid sets, or once a queued set has waited BatchDelay (the
+	// workers are behind). Otherwise the
 	// primary alone gathers what arrives while it verifies, so batches stay
 	// large enough to be cheap, and the verifier spreads each over the cores.
 	backup
@@ -277,7 +282,7 @@ func (b *batcher) take(r role) (batch []*job, apart bool, wait time.Duration, do
 		batch = b.apart.take()
 	case b.policy == BatchFixed:
 		batch, wait = b.takeFixedLocked(now)
-	case r == backup && !b.closed:
+	case r == backup && !b.closed && b.searching == 0:
 		if age, ok := b.oldestLocked(now); ok && age < b.delay {
 			wait = b.delay - age
 			break
@@ -360,6 +365,23 @@ func (b *batcher) queuedLocked() int {
 		return b.fifo.len()
 	}
 	return len(b.turn)
+}
+
+// searchStarted records that a batch of other than isolated peers' sets
+// failed its check and is being searched, and wakes a backup: the sets
+// queued behind it need not wait for the search.
+func (b *batcher) searchStarted() {
+	b.mu.Lock()
+	b.searching++
+	b.mu.Unlock()
+	signal(b.wakeBackup)
+}
+
+// searchEnded records that a search searchStarted recorded is over.
+func (b *batcher) searchEnded() {
+	b.mu.Lock()
+	b.searching--
+	b.mu.Unlock()
 }
 
 // verified records that a batch of n sets took took to verify.
@@ -450,6 +472,12 @@ type streamer interface {
 	VerifyStream(sets []verifier.Set, report func(i int, valid bool))
 }
 
+// searchStreamer is a streamer that also says when a call's check failed
+// and its search for the invalid sets begins, as *verifier.Verifier does.
+type searchStreamer interface {
+	VerifyStreamSearch(sets []verifier.Set, report func(i int, valid bool), searching func())
+}
+
 // verify verifies a batch, reporting each set's verdict to the completer as
 // soon as the verifier decides it, and taints the peers of invalid sets.
 func (p *Pool) verify(batch []*job, apart bool) {
@@ -463,7 +491,11 @@ func (p *Pool) verify(batch []*job, apart bool) {
 	// Counted before any verdict goes out, so a caller that sees its
 	// verdict finds its batch in the metrics.
 	p.metrics.batchSize.Observe(float64(len(sets)))
-	invalid := 0
+	invalid, searched := 0, false
+	var searching func()
+	if !apart {
+		searching = func() { searched = true; p.batch.searchStarted() }
+	}
 	p.check(sets, func(i int, valid bool) {
 		j := batch[i]
 		if !valid {
@@ -471,7 +503,10 @@ func (p *Pool) verify(batch []*job, apart bool) {
 			p.batch.taint(j.from)
 		}
 		p.done.report(verdict{j, valid})
-	})
+	}, searching)
+	if searched {
+		p.batch.searchEnded()
+	}
 	took := time.Since(start)
 	switch {
 	case apart:
@@ -523,8 +558,13 @@ func (p *Pool) decodeSignatures(batch []*job) []*job {
 // the goroutines of a batch of a few hundred together.
 const decodeChunk = 16
 
-// check runs the verifier on sets, streaming if it can.
-func (p *Pool) check(sets []verifier.Set, report func(i int, valid bool)) {
+// check runs the verifier on sets, streaming if it can, and tells
+// searching (when not nil) that a failing call's search began if it can.
+func (p *Pool) check(sets []verifier.Set, report func(i int, valid bool), searching func()) {
+	if s, ok := p.v.(searchStreamer); ok && searching != nil {
+		s.VerifyStreamSearch(sets, report, searching)
+		return
+	}
 	if s, ok := p.v.(streamer); ok {
 		s.VerifyStream(sets, report)
 		return

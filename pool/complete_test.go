@@ -36,6 +36,12 @@ type slowSearch struct {
 func (s *slowSearch) Verify(sets []verifier.Set) []bool { return s.v.Verify(sets) }
 
 func (s *slowSearch) VerifyStream(sets []verifier.Set, report func(int, bool)) {
+	s.stream(sets, report, nil)
+}
+
+// stream is VerifyStream, telling searching (when not nil) that the search
+// begins.
+func (s *slowSearch) stream(sets []verifier.Set, report func(int, bool), searching func()) {
 	ok := s.v.Verify(sets)
 	failing := false
 	for i, valid := range ok {
@@ -48,6 +54,9 @@ func (s *slowSearch) VerifyStream(sets []verifier.Set, report func(int, bool)) {
 	if !failing {
 		return
 	}
+	if searching != nil {
+		searching()
+	}
 	s.searched <- struct{}{}
 	<-s.release
 	for i, valid := range ok {
@@ -55,6 +64,14 @@ func (s *slowSearch) VerifyStream(sets []verifier.Set, report func(int, bool)) {
 			report(i, false)
 		}
 	}
+}
+
+// searchSignal is slowSearch that also says when a failing call's search
+// begins (VerifyStreamSearch), as *verifier.Verifier does.
+type searchSignal struct{ *slowSearch }
+
+func (s *searchSignal) VerifyStreamSearch(sets []verifier.Set, report func(int, bool), searching func()) {
+	s.stream(sets, report, searching)
 }
 
 // TestStreamedVerdicts: a failing batch's valid set is answered while the
@@ -114,33 +131,53 @@ func TestAggregateAcrossBatches(t *testing.T) {
 }
 
 // TestBackupTakesOver: under BatchAdaptive the second verify goroutine, a
-// backup, takes a batch once a set has waited BatchDelay while the primary
-// is held by a long search (fake time: exactly BatchDelay).
+// backup, takes the sets queued behind the primary's long search: at once
+// with a verifier that says when a failing call's search begins, and once
+// a set has waited BatchDelay with one that does not (fake time: exactly
+// 0, or BatchDelay for each of two sets submitted one after the other).
+// Once the search is over, no search is counted.
 func TestBackupTakesOver(t *testing.T) {
-	e := newEnv(t, 1, 16, 100)
-	e.setSlot(testSlot, 1000)
-	d := e.data(testSlot)
-	synctest.Test(t, func(t *testing.T) {
-		s := &slowSearch{v: newTestVerifier(t), searched: make(chan struct{}, 4), release: make(chan struct{})}
-		p, err := New(Config{VerifyWorkers: 2, BatchDelay: 10 * time.Millisecond, PruneInterval: time.Hour, SignatureVerifier: s}, e.node)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer p.Close()
-		ctx := context.Background()
-		bad, subnet := e.single(d, 0, 1)
-		bad.Signature = e.sign(bad.AttesterIndex, [32]byte{7})
-		badc := p.ValidateAttestationAsync(ctx, bad, subnet)
-		<-s.searched
-		good, subnet := e.single(d, 0, 2)
-		start := time.Now()
-		wantResult(t, p.ValidateAttestation(ctx, good, subnet), Accept, nil)
-		if got := time.Since(start); got != 10*time.Millisecond {
-			t.Errorf("answered after %v, want the backup after BatchDelay (10ms)", got)
-		}
-		close(s.release)
-		wantResult(t, <-badc, Reject, ErrInvalidSignature)
-	})
+	for _, tc := range []struct {
+		name   string
+		signal bool
+		want   time.Duration
+	}{{"search signalled", true, 0}, {"no signal", false, 20 * time.Millisecond}} { // two sets, one after the other
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				e := newEnv(t, 1, 16, 100)
+				e.setSlot(testSlot, 1000)
+				d := e.data(testSlot)
+				s := &slowSearch{v: newTestVerifier(t), searched: make(chan struct{}, 4), release: make(chan struct{})}
+				var sv SignatureVerifier = s
+				if tc.signal {
+					sv = &searchSignal{s}
+				}
+				p := e.pool(Config{VerifyWorkers: 2, BatchDelay: 10 * time.Millisecond, SignatureVerifier: sv})
+				ctx := context.Background()
+				bad, subnet := e.single(d, 0, 1)
+				bad.Signature = e.sign(bad.AttesterIndex, [32]byte{7})
+				badc := p.ValidateAttestationAsync(ctx, bad, subnet)
+				<-s.searched
+				start := time.Now()
+				for pos := uint64(2); pos < 4; pos++ {
+					good, subnet := e.single(d, 0, pos)
+					wantResult(t, p.ValidateAttestation(ctx, good, subnet), Accept, nil)
+				}
+				if got := time.Since(start); got != tc.want {
+					t.Errorf("answered after %v, want %v", got, tc.want)
+				}
+				close(s.release)
+				wantResult(t, <-badc, Reject, ErrInvalidSignature)
+				synctest.Wait()
+				p.batch.mu.Lock()
+				n := p.batch.searching
+				p.batch.mu.Unlock()
+				if n != 0 {
+					t.Errorf("searching %d after the search ended, want 0", n)
+				}
+			})
+		})
+	}
 }
 
 // TestUndecodableSignatureInBatch: when submitters are already decoding,

@@ -73,9 +73,11 @@
 // up only the goroutine in it. Under BatchAdaptive the first of the
 // Config.VerifyWorkers goroutines (GOMAXPROCS by default) takes every batch
 // as soon as it is free, and the verifier spreads each over the cores; the
-// others are backups that take a batch only once a queued set has waited
-// BatchDelay (the first is held by a long search, or the pool is behind),
-// so that batches stay large enough to be cheap. The sets count against
+// others are backups that take a batch only while another verify goroutine
+// searches a failing batch (the verifier says when a search begins, with
+// VerifyStreamSearch), or once a queued set has waited BatchDelay (the
+// pool is behind), so that batches stay large enough to be cheap and no set
+// waits behind a search. The sets count against
 // MaxPending until their message is answered.
 //
 // # Peer isolation
@@ -131,8 +133,8 @@
 // verifier with other users as well (block or sync-committee signatures), a
 // node builds one verifier.Verifier, passes it as Config.SignatureVerifier
 // (the pool neither closes it nor builds its own; anything with
-// Verify([]verifier.Set) []bool will do, and VerifyStream and Stats are used
-// when present) and closes it after the pool. The verifier's counters then
+// Verify([]verifier.Set) []bool will do, and VerifyStream,
+// VerifyStreamSearch and Stats are used when present) and closes it after the pool. The verifier's counters then
 // count all its users' work; two pools that register on one registry need
 // prometheus.WrapRegistererWith(prometheus.Labels{...}) to keep their names
 // apart. A node whose key cache holds blst points turns them into keys with

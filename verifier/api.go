@@ -57,7 +57,7 @@ func (v *Verifier) Verify(sets []Set) []bool {
 	if v.cfg.Individual {
 		return v.verifyEach(sets)
 	}
-	return v.verify(sets, nil)
+	return v.verify(sets, nil, nil)
 }
 
 // VerifyStream is Verify that reports each verdict through report instead
@@ -71,6 +71,18 @@ func (v *Verifier) Verify(sets []Set) []bool {
 // call's own search (not other calls'). The verdicts are those Verify would
 // return.
 func (v *Verifier) VerifyStream(sets []Set, report func(i int, valid bool)) {
+	v.VerifyStreamSearch(sets, report, nil)
+}
+
+// VerifyStreamSearch is VerifyStream that also calls searching (when not
+// nil), at most once and on the calling goroutine, as soon as the call's
+// check of its sets together has failed and it goes on to find the invalid
+// ones: from then on the call takes longer than a passing one, so a caller
+// that would queue more work behind it can hand that work to another
+// goroutine instead. A call that passes, or whose only invalid sets are
+// those that do not decode, never calls it; with Config.Individual no call
+// does.
+func (v *Verifier) VerifyStreamSearch(sets []Set, report func(i int, valid bool), searching func()) {
 	v.stats.calls.Add(1)
 	v.stats.sets.Add(int64(len(sets)))
 	if v.cfg.Individual {
@@ -79,7 +91,7 @@ func (v *Verifier) VerifyStream(sets []Set, report func(i int, valid bool)) {
 		}
 		return
 	}
-	v.verify(sets, report)
+	v.verify(sets, report, searching)
 }
 
 // verifyEach checks every set alone, in parallel (Config.Individual).

@@ -27,7 +27,9 @@
 // false, and takes no part in any sum. [Verifier.VerifyStream] is Verify
 // that reports each verdict as soon as a check has settled it: the sets of
 // a passing half of a failing call are reported while the search for the
-// invalid ones goes on. [Verifier.Close] stops the Verifier's goroutines.
+// invalid ones goes on; [Verifier.VerifyStreamSearch] also says when that
+// search begins, so a caller can send the work it would queue behind the
+// call elsewhere. [Verifier.Close] stops the Verifier's goroutines.
 // [Verifier.BatchInG2] is the batch subgroup check on its own, for points
 // decoded without one. [Verifier.Stats] returns cumulative counters of the
 // work done ([Stats]). Package verifier/baseline holds the methods of other

@@ -145,6 +145,9 @@ type call struct {
 	// settled (VerifyStream); settled marks the sets already decided.
 	report  func(i int, valid bool)
 	settled []bool
+	// searching, when not nil, is called once when the search for invalid
+	// sets begins (VerifyStreamSearch; searchBegins).
+	searching func()
 
 	// Candidates: sets whose key is present and whose signature decoded to a
 	// point other than infinity, ordered by group. cand[k] is a set index.
@@ -185,9 +188,10 @@ type group struct {
 }
 
 // verify checks sets, telling report (when not nil) each verdict as soon as
-// it is settled, and returns the verdicts.
-func (v *Verifier) verify(sets []Set, report func(i int, valid bool)) []bool {
-	c := &call{v: v, sets: sets, out: make([]bool, len(sets)), report: report, settled: make([]bool, len(sets))}
+// it is settled and searching (when not nil) when the search for invalid
+// sets begins, and returns the verdicts.
+func (v *Verifier) verify(sets []Set, report func(i int, valid bool), searching func()) []bool {
+	c := &call{v: v, sets: sets, out: make([]bool, len(sets)), report: report, searching: searching, settled: make([]bool, len(sets))}
 	if len(sets) == 0 {
 		return c.out
 	}
@@ -359,6 +363,7 @@ func (c *call) fused(R0, R int) bool {
 	}
 	// The rounds are checked again after each point dropped: more shared
 	// checks, so the margin rounds first.
+	c.searchBegins()
 	c.v.stats.subgroupFallbacks.Add(1)
 	digits, H, PG, _ = c.marginRounds(digits, R0, R, H, PG, big)
 	digits, ok = c.dropOutsideG2(digits, R, H, PG, big)
@@ -695,6 +700,7 @@ func (c *call) checkWhole(whole node) {
 		c.accept(whole.lo, whole.hi)
 		return
 	}
+	c.searchBegins()
 	whole = whole.failing(A, whole.size() <= emRoot, true)
 	switch {
 	case c.chunks != nil && !c.dense(whole.size()):
@@ -706,6 +712,15 @@ func (c *call) checkWhole(whole node) {
 	}
 	if whole, ok := c.withMargin(whole); ok {
 		c.bisect(whole)
+	}
+}
+
+// searchBegins tells the caller, once, that the call has failed a check of its
+// sets together and is looking for the invalid ones.
+func (c *call) searchBegins() {
+	if f := c.searching; f != nil {
+		c.searching = nil
+		f()
 	}
 }
 

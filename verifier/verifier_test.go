@@ -643,3 +643,57 @@ func TestVerifyStream(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyStreamSearch: searching is called once, before the first
+// invalid verdict, when a call fails its check together (on the fused path
+// and on the small calls' path, an invalid signature or a point outside G2);
+// never for a passing call, nor for one whose only invalid sets do not
+// decode.
+func TestVerifyStreamSearch(t *testing.T) {
+	v := newVerifier(t, 64)
+	other := randRoot(t)
+	D := orderThirteen(t)
+	cases := []struct {
+		name   string
+		n      int
+		change func(sets []Set)
+		search bool
+	}{
+		{"passing", 300, func([]Set) {}, false},
+		{"passing small", 5, func([]Set) {}, false},
+		{"undecodable", 300, func(s []Set) { s[7].Signature = [96]byte{1} }, false},
+		{"invalid", 300, func(s []Set) { s[7].Signature = validSet(t, 7, other).Signature }, true},
+		{"invalid small", 5, func(s []Set) { s[2].Signature = validSet(t, 2, other).Signature }, true},
+		{"outside G2", 300, func(s []Set) { s[9].Signature = shifted(t, s[9].Signature, &D) }, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			sets := sameRoot(t, tc.n, 0)
+			tc.change(sets)
+			exp := want(sets)
+			calls, invalidBefore := 0, 0
+			got := make([]bool, len(sets))
+			v.VerifyStreamSearch(sets, func(i int, ok bool) {
+				got[i] = ok
+				if !ok && calls == 0 {
+					invalidBefore++
+				}
+			}, func() { calls++ })
+			for i := range sets {
+				if got[i] != exp[i] {
+					t.Fatalf("set %d: verdict %v, alone %v", i, got[i], exp[i])
+				}
+			}
+			wantCalls := 0
+			if tc.search {
+				wantCalls = 1
+			}
+			if calls != wantCalls {
+				t.Errorf("searching called %d times, want %d", calls, wantCalls)
+			}
+			if tc.search && invalidBefore != 0 {
+				t.Errorf("%d invalid verdicts before searching was called", invalidBefore)
+			}
+		})
+	}
+}
