@@ -279,7 +279,7 @@ func (b *batcher) take(r role) (batch []*job, apart bool, wait time.Duration, do
 	wait = -1
 	switch {
 	case r == isolated:
-		batch = b.apart.take()
+		batch = b.apart.take(b.peers.batch)
 	case b.policy == BatchFixed:
 		batch, wait = b.takeFixedLocked(now)
 	case r == backup && !b.closed && b.searching == 0:
@@ -300,6 +300,20 @@ func (b *batcher) take(r role) (batch []*job, apart bool, wait time.Duration, do
 		left = b.apart.len()
 	}
 	return nil, false, wait, b.closed && left == 0
+}
+
+// vouch records that the sets of isolated peers forwarded by from were
+// valid, one per element.
+func (b *batcher) vouch(from []Peer) {
+	if b.peers == nil || len(from) == 0 {
+		return
+	}
+	now := time.Now()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, p := range from {
+		b.peers.vouch(p, now)
+	}
 }
 
 // signalMoreLocked wakes another worker for what is left after a take.
@@ -496,14 +510,19 @@ func (p *Pool) verify(batch []*job, apart bool) {
 	if !apart {
 		searching = func() { searched = true; p.batch.searchStarted() }
 	}
+	var vouched []Peer // the isolated peers of the valid sets
 	p.check(sets, func(i int, valid bool) {
 		j := batch[i]
-		if !valid {
+		switch {
+		case !valid:
 			invalid++
 			p.batch.taint(j.from)
+		case apart:
+			vouched = append(vouched, j.from)
 		}
 		p.done.report(verdict{j, valid})
 	}, searching)
+	p.batch.vouch(vouched)
 	if searched {
 		p.batch.searchEnded()
 	}

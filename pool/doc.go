@@ -90,7 +90,10 @@
 // one half, so one invalid signature by accident isolates an honest peer for
 // one half-life, while a peer that keeps sending them stays isolated. An
 // isolated peer's sets, including those already queued when it is found
-// out, are verified in batches of at most 8 of its own sets, by a verify
+// out, are verified in batches of at most 8 of its own sets (fewer while
+// its recent sets were often invalid: about 1/(2q) for an invalid share
+// q, one at a time for a peer that sends as many invalid signatures as
+// valid ones, whose batches would fail and be searched), by a verify
 // goroutine of their own and no other: they fail no other peer's batch and
 // their search delays no other batch. An identical copy of a message that
 // waits in an isolated peer's lane, forwarded by a peer that is not

@@ -24,7 +24,8 @@ const (
 	forgetScore = 1.0 / 32
 	// isolatedBatch is the most sets of one isolated peer verified in one
 	// call: small, so that a failing call costs little to search, and a few
-	// sets more than an aggregate's three.
+	// sets more than an aggregate's three. A peer whose sets verified apart
+	// were often invalid gets smaller batches (peerTable.batch).
 	isolatedBatch = 8
 )
 
@@ -38,10 +39,11 @@ type peerTable struct {
 	peers    map[Peer]*peerScore
 }
 
-// peerScore is a score as of at.
+// peerScore is a score as of at, and valid, the peer's sets found valid
+// while it was isolated, decaying as the score does.
 type peerScore struct {
-	score float64
-	at    time.Time
+	score, valid float64
+	at           time.Time
 }
 
 func newPeerTable(size int, halfLife time.Duration) *peerTable {
@@ -76,8 +78,41 @@ func (t *peerTable) taint(p Peer, now time.Time) (newly bool) {
 		t.peers[p] = s
 	}
 	before := t.decayed(s, now)
-	s.score, s.at = before+1, now
+	t.age(s, now)
+	s.score++
 	return before <= isolationScore && s.score > isolationScore
+}
+
+// age brings s's score and valid count to now.
+func (t *peerTable) age(s *peerScore, now time.Time) {
+	if d := now.Sub(s.at); d > 0 {
+		f := math.Exp2(-float64(d) / float64(t.halfLife))
+		s.score, s.valid, s.at = s.score*f, s.valid*f, now
+	}
+}
+
+// vouch records that one of p's sets verified apart was valid.
+func (t *peerTable) vouch(p Peer, now time.Time) {
+	if s := t.peers[p]; s != nil {
+		t.age(s, now)
+		s.valid++
+	}
+}
+
+// batch is the most sets of isolated peer p verified in one call: about
+// 1/(2q), where q is the invalid share of its recent sets (its score over
+// score and valid count: both decay alike), so that a batch holds one half
+// of an invalid set on average; 1 for a peer that sends as many invalid
+// sets as valid ones (each is checked alone, at once: a batch would fail
+// and be searched), isolatedBatch for one whose invalid signature was an
+// accident (its valid sets soon bring q down).
+func (t *peerTable) batch(p Peer) int {
+	s := t.peers[p]
+	if s == nil || s.score <= 0 {
+		return isolatedBatch
+	}
+	k := (s.score + s.valid) / (2 * s.score)
+	return max(1, min(isolatedBatch, int(k)))
 }
 
 // makeRoom drops the forgotten entries, or else the lowest score, when the
@@ -153,15 +188,15 @@ func (l *lanes) extract(match func(*job) bool) []*job {
 	return out
 }
 
-// take returns up to isolatedBatch sets of the next peer in turn.
-func (l *lanes) take() []*job {
+// take returns up to size(p) sets of p, the next peer in turn.
+func (l *lanes) take(size func(Peer) int) []*job {
 	if len(l.turn) == 0 {
 		return nil
 	}
 	p := l.turn[0]
 	l.turn = l.turn[1:]
 	q := l.byPeer[p]
-	batch := q.take(min(q.len(), isolatedBatch))
+	batch := q.take(min(q.len(), size(p)))
 	if q.len() == 0 {
 		delete(l.byPeer, p)
 	} else {

@@ -75,6 +75,53 @@ func TestPeerTableBounded(t *testing.T) {
 	}
 }
 
+// TestLaneBatchFollowsInvalidShare: an isolated peer's sets go one at a
+// time while its invalid share is high (a batch of them would fail and be
+// searched), in batches of about 1/(2q) as its valid sets bring the share q
+// down, and up to isolatedBatch once its invalid signature looks like an
+// accident; the share does not change as the counts decay.
+func TestLaneBatchFollowsInvalidShare(t *testing.T) {
+	const h = 12 * time.Second
+	tab := newPeerTable(16, h)
+	t0 := time.Unix(1000, 0)
+	if got := tab.batch("unknown"); got != isolatedBatch {
+		t.Fatalf("a peer never tainted: batch %d, want %d", got, isolatedBatch)
+	}
+	tab.taint("a", t0)
+	want := func(n int) {
+		t.Helper()
+		if got := tab.batch("a"); got != n {
+			s := tab.peers["a"]
+			t.Fatalf("score %.3f, valid %.3f: batch %d, want %d", s.score, s.valid, got, n)
+		}
+	}
+	want(1) // only its invalid signature is known
+	for range 3 {
+		tab.vouch("a", t0)
+	}
+	want(2) // q = 1/4
+	for range 4 {
+		tab.vouch("a", t0.Add(h)) // the counts halve: q stays 1/4 before these
+	}
+	// score 1/2, valid 3/2 + 4: q = 0.5 / 6 = 1/12, 1/(2q) = 6.
+	want(6)
+	for range 20 {
+		tab.vouch("a", t0.Add(h))
+	}
+	want(isolatedBatch)
+	tab.taint("b", t0)
+	tab.vouch("b", t0)
+	want1 := tab.batch("b")
+	tab.taint("b", t0)
+	if got := tab.batch("b"); want1 != 1 || got != 1 {
+		t.Fatalf("half invalid: batches %d then %d, want 1", want1, got)
+	}
+	tab.vouch(NoPeer, t0) // no entry: nothing recorded
+	if _, ok := tab.peers[NoPeer]; ok {
+		t.Fatal("vouch made an entry")
+	}
+}
+
 // TestBatcherIsolatesQueued: when a peer becomes isolated, its sets already
 // queued move to its lane; batches of honest roots no longer hold them, and
 // a lane batch holds one peer's sets only.
@@ -137,7 +184,14 @@ func TestBatcherPromotesHonestCopy(t *testing.T) {
 	if apart || len(batch) != 1 || batch[0] != jobs[1] || batch[0].from != "honest" {
 		t.Fatalf("honest take: %d sets (apart %v), want jobs[1] from honest", len(batch), apart)
 	}
-	lane, _, _, _ := b.take(isolated)
+	var lane []*job // one at a time: all bad's known sets were invalid
+	for {
+		batch, _, _, _ := b.take(isolated)
+		if batch == nil {
+			break
+		}
+		lane = append(lane, batch...)
+	}
 	if len(lane) != 2 || lane[0] != jobs[0] || lane[1] != jobs[2] {
 		t.Fatalf("lane: %d sets, want jobs 0 and 2", len(lane))
 	}
@@ -339,6 +393,40 @@ func TestIsolationDecaysInPool(t *testing.T) {
 		wantResult(t, p.ValidateAttestationFrom(context.Background(), "peer", att, subnet), Accept, nil)
 		if got := metricValue(p.metrics.isolated); got != 0 {
 			t.Fatalf("%v sets verified apart after the taint decayed", got)
+		}
+	})
+}
+
+// TestIsolatedPeerVouched: the valid sets an isolated peer sends, verified
+// apart, bring its lane's batches back up: one at a time after its invalid
+// signature, isolatedBatch once 15 valid ones have followed.
+func TestIsolatedPeerVouched(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, 1, 32, 100)
+		d := e.data(testSlot)
+		e.setSlot(testSlot, 1000)
+		p := e.pool(Config{})
+		ctx := context.Background()
+		batch := func() int {
+			p.batch.mu.Lock()
+			defer p.batch.mu.Unlock()
+			return p.batch.peers.batch("peer")
+		}
+		att, subnet := e.single(d, 0, 0)
+		att.Signature = e.sign(att.AttesterIndex, [32]byte{9})
+		wantResult(t, p.ValidateAttestationFrom(ctx, "peer", att, subnet), Reject, ErrInvalidSignature)
+		if got := batch(); got != 1 {
+			t.Fatalf("lane batch %d after an invalid signature, want 1", got)
+		}
+		for pos := uint64(1); pos <= 15; pos++ {
+			att, subnet := e.single(d, 0, pos)
+			wantResult(t, p.ValidateAttestationFrom(ctx, "peer", att, subnet), Accept, nil)
+		}
+		if got := metricValue(p.metrics.isolated); got != 15 {
+			t.Fatalf("%v sets verified apart, want 15", got)
+		}
+		if got := batch(); got != isolatedBatch {
+			t.Fatalf("lane batch %d after 15 valid sets, want %d", got, isolatedBatch)
 		}
 	})
 }
