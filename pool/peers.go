@@ -50,13 +50,19 @@ func newPeerTable(size int, halfLife time.Duration) *peerTable {
 	return &peerTable{size: size, halfLife: halfLife, peers: make(map[Peer]*peerScore)}
 }
 
-// decayed is s's score at now.
-func (t *peerTable) decayed(s *peerScore, now time.Time) float64 {
+// decay is what a score as of s.at keeps at now: it halves every
+// half-life (1 for a now before s.at).
+func (t *peerTable) decay(s *peerScore, now time.Time) float64 {
 	age := now.Sub(s.at)
 	if age <= 0 {
-		return s.score
+		return 1
 	}
-	return s.score * math.Exp2(-float64(age)/float64(t.halfLife))
+	return math.Exp2(-float64(age) / float64(t.halfLife))
+}
+
+// decayed is s's score at now.
+func (t *peerTable) decayed(s *peerScore, now time.Time) float64 {
+	return s.score * t.decay(s, now)
 }
 
 // isolated reports whether p's sets are to be verified apart at now.
@@ -77,16 +83,16 @@ func (t *peerTable) taint(p Peer, now time.Time) (newly bool) {
 		s = &peerScore{at: now}
 		t.peers[p] = s
 	}
-	before := t.decayed(s, now)
 	t.age(s, now)
+	before := s.score
 	s.score++
 	return before <= isolationScore && s.score > isolationScore
 }
 
 // age brings s's score and valid count to now.
 func (t *peerTable) age(s *peerScore, now time.Time) {
-	if d := now.Sub(s.at); d > 0 {
-		f := math.Exp2(-float64(d) / float64(t.halfLife))
+	if now.After(s.at) {
+		f := t.decay(s, now)
 		s.score, s.valid, s.at = s.score*f, s.valid*f, now
 	}
 }
