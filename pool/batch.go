@@ -302,18 +302,14 @@ func (b *batcher) take(r role) (batch []*job, apart bool, wait time.Duration, do
 	return nil, false, wait, b.closed && left == 0
 }
 
-// vouch records that the sets of isolated peers forwarded by from were
-// valid, one per element.
-func (b *batcher) vouch(from []Peer) {
-	if b.peers == nil || len(from) == 0 {
+// vouch records that a set of isolated peer from was valid.
+func (b *batcher) vouch(from Peer) {
+	if b.peers == nil {
 		return
 	}
-	now := time.Now()
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for _, p := range from {
-		b.peers.vouch(p, now)
-	}
+	b.peers.vouch(from, time.Now())
 }
 
 // signalMoreLocked wakes another worker for what is left after a take.
@@ -505,32 +501,32 @@ func (p *Pool) verify(batch []*job, apart bool) {
 	// Counted before any verdict goes out, so a caller that sees its
 	// verdict finds its batch in the metrics.
 	p.metrics.batchSize.Observe(float64(len(sets)))
+	if apart {
+		p.metrics.isolated.Add(float64(len(batch)))
+	}
 	invalid, searched := 0, false
 	var searching func()
 	if !apart {
 		searching = func() { searched = true; p.batch.searchStarted() }
 	}
-	var vouched []Peer // the isolated peers of the valid sets
 	p.check(sets, func(i int, valid bool) {
 		j := batch[i]
+		// The peer's state is updated before the verdict goes out, so the
+		// next set its caller submits is batched by it.
 		switch {
 		case !valid:
 			invalid++
 			p.batch.taint(j.from)
 		case apart:
-			vouched = append(vouched, j.from)
+			p.batch.vouch(j.from)
 		}
 		p.done.report(verdict{j, valid})
 	}, searching)
-	p.batch.vouch(vouched)
 	if searched {
 		p.batch.searchEnded()
 	}
 	took := time.Since(start)
-	switch {
-	case apart:
-		p.metrics.isolated.Add(float64(len(batch)))
-	case invalid == 0:
+	if !apart && invalid == 0 {
 		// The cost model is that of passing batches: a search's time says
 		// how many invalid sets there were, not what a batch costs.
 		p.batch.verified(len(batch), took)
