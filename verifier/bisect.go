@@ -175,16 +175,16 @@ func (c *call) sumsCost(nd node) float64 {
 // exponentiation. The node's sets are all valid (with the soundness of the
 // blinding) exactly when it is one.
 func (c *call) value(nd node) curve.GT {
-	ps, qs := c.pairs(nd)
+	ps, qs, lines := c.pairs(nd)
 	c.v.stats.checks.Add(1)
-	return c.v.pairingValue(ps, qs)
+	return c.v.pairingValue(ps, qs, lines)
 }
 
 // valueSerial is value on the calling goroutine alone.
 func (c *call) valueSerial(nd node) curve.GT {
-	ps, qs := c.pairs(nd)
+	ps, qs, lines := c.pairs(nd)
 	c.v.stats.checks.Add(1)
-	gt := curve.MillerLoop(ps, qs)
+	gt := curve.MillerLoopLines(ps, qs, lines)
 	return gt.FinalExp()
 }
 
@@ -202,25 +202,30 @@ func (c *call) valueMany(nodes []node) []curve.GT {
 	return out
 }
 
-// pairs returns the pairing inputs of a node's check.
-func (c *call) pairs(nd node) ([]curve.G1Affine, []curve.G2Affine) {
+// pairs returns the pairing inputs of a node's check, with the kept lines
+// of its groups' hashes (nil where there are none, and for (-g1, S)).
+func (c *call) pairs(nd node) ([]curve.G1Affine, []curve.G2Affine, []*curve.Lines) {
 	ps := make([]curve.G1, 0, len(nd.P)+1)
 	qs := make([]curve.G2Affine, 0, len(nd.P)+1)
+	lines := make([]*curve.Lines, 0, len(nd.P)+1)
 	for x := range nd.P {
 		g := nd.gLo + x
 		if a, b := c.part(g, nd.lo, nd.hi); a < b {
 			ps = append(ps, nd.P[x])
 			qs = append(qs, c.groups[g].h)
+			lines = append(lines, c.groups[g].lines)
 		}
 	}
 	ps = append(ps, c.v.negG1)
 	qs = append(qs, nd.S.Affine())
-	return curve.BatchAffineG1(ps), qs
+	lines = append(lines, nil)
+	return curve.BatchAffineG1(ps), qs, lines
 }
 
 // pairingValue returns the product of the pairings of (ps[i], qs[i]), with
-// the Miller loops spread over the workers.
-func (v *Verifier) pairingValue(ps []curve.G1Affine, qs []curve.G2Affine) curve.GT {
+// the Miller loops spread over the workers; lines[i], when not nil, holds
+// the lines of qs[i] (lines may be nil).
+func (v *Verifier) pairingValue(ps []curve.G1Affine, qs []curve.G2Affine, lines []*curve.Lines) curve.GT {
 	n := len(ps)
 	parts := min(n, v.cfg.Workers)
 	per := (n + parts - 1) / parts
@@ -228,7 +233,11 @@ func (v *Verifier) pairingValue(ps []curve.G1Affine, qs []curve.G2Affine) curve.
 	gts := make([]curve.GT, parts)
 	v.w.forEach(parts, 1, func(x int) {
 		lo, hi := x*per, min((x+1)*per, n)
-		gts[x] = curve.MillerLoop(ps[lo:hi], qs[lo:hi])
+		var ls []*curve.Lines
+		if lines != nil {
+			ls = lines[lo:hi]
+		}
+		gts[x] = curve.MillerLoopLines(ps[lo:hi], qs[lo:hi], ls)
 	})
 	for x := 1; x < parts; x++ {
 		gts[0].Mul(&gts[x])
@@ -621,7 +630,8 @@ func (c *call) checkAlone(ks []int) []peel {
 func (c *call) oneSetValue(k int) curve.GT {
 	i := c.cand[k]
 	ps := []curve.G1Affine{*blspoint.Key(c.sets[i].PublicKey), c.v.negG1Affine}
-	qs := []curve.G2Affine{c.groups[c.gOf[k]].h, *blspoint.Signature(&c.sigs[i])}
-	gt := curve.MillerLoop(ps, qs)
+	g := &c.groups[c.gOf[k]]
+	qs := []curve.G2Affine{g.h, *blspoint.Signature(&c.sigs[i])}
+	gt := curve.MillerLoopLines(ps, qs, []*curve.Lines{g.lines, nil})
 	return gt.FinalExp()
 }

@@ -81,9 +81,9 @@ func (c *call) wholeValue(whole node) curve.GT {
 	if !c.manyRoots || whole.lo != 0 || whole.hi != len(c.cand) || c.emptyGroup() {
 		return c.value(whole)
 	}
-	aff, qs := c.pairs(whole) // a pair per group in order (none is empty), then (-g1, S)
+	aff, qs, lines := c.pairs(whole) // a pair per group in order (none is empty), then (-g1, S)
 	if len(aff) != ng+1 {
-		return c.v.pairingValue(aff, qs)
+		return c.v.pairingValue(aff, qs, lines)
 	}
 	nc := (ng + chunkGroups - 1) / chunkGroups
 	chunks := make([]chunk, nc)
@@ -96,7 +96,7 @@ func (c *call) wholeValue(whole node) curve.GT {
 		a, b := x*chunkGroups, min((x+1)*chunkGroups, ng)
 		ga, gb := whole.gLo+a, whole.gLo+b
 		chunks[x] = chunk{gLo: ga, gHi: gb, lo: c.groups[ga].lo, hi: c.groups[gb-1].hi,
-			f: curve.MillerLoop(aff[a:b], qs[a:b])}
+			f: curve.MillerLoopLines(aff[a:b], qs[a:b], lines[a:b])}
 	})
 	for x := range chunks {
 		fS.Mul(&chunks[x].f)

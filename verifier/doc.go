@@ -42,7 +42,11 @@
 //  1. Decompresses every signature once, in parallel, without the subgroup
 //     check, and groups the sets by signing root. Each distinct root is
 //     hashed to G2 once per call (or found in the hash cache, which keeps
-//     the hashes of recent roots across calls).
+//     the hashes of recent roots across calls, and for a root found again,
+//     at most 64 of them, its hash's Miller-loop lines: every later check
+//     pairing a key sum with that hash reuses them, a fifth of a one-root
+//     check's Miller loop; a failing call over at most 8 roots makes the
+//     lines its roots lack when its search begins).
 //  2. Checks subgroup membership and draws the blinding scalars together, in
 //     the fused check: for R rounds, every signature s_k gets a secret
 //     random digit c_kj in [0, 13) and the round sum H_j = sum_k c_kj s_k

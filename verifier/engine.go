@@ -184,6 +184,7 @@ type call struct {
 type group struct {
 	root   [32]byte
 	h      curve.G2Affine // hash of root to G2
+	lines  *curve.Lines   // h's lines, when kept (hashCache) or made for a search; else nil
 	lo, hi int            // candidates [lo, hi)
 }
 
@@ -290,7 +291,29 @@ func (c *call) orderByRoot(ok []bool) {
 
 func (c *call) hashRoots() {
 	c.v.w.forEach(len(c.groups), 1, func(g int) {
-		c.groups[g].h = c.v.hashes.get(c.groups[g].root)
+		c.groups[g].h, c.groups[g].lines = c.v.hashes.get(c.groups[g].root)
+	})
+}
+
+// searchLinesGroups is the most roots of a call whose hashes' lines
+// searchLines makes: a search's checks then mostly meet one or two roots
+// each, so each root's lines serve several checks. Over more roots (the
+// aggregate topic's calls) a check meets a few of them and its lines would
+// serve it alone.
+const searchLinesGroups = 8
+
+// searchLines makes the lines of the groups' hashes that have none, when a
+// call over at most searchLinesGroups roots begins a search: making them
+// costs about what computing them inside one Miller loop does, and the
+// search's checks each pair a key sum with the hash of their roots.
+func (c *call) searchLines() {
+	if len(c.groups) > searchLinesGroups {
+		return
+	}
+	c.v.w.forEach(len(c.groups), 1, func(g int) {
+		if c.groups[g].lines == nil {
+			c.groups[g].lines = curve.NewLines(&c.groups[g].h)
+		}
 	})
 }
 
@@ -722,6 +745,7 @@ func (c *call) searchBegins() {
 		c.searching = nil
 		f()
 	}
+	c.searchLines()
 }
 
 // allOf returns the candidates of nd.

@@ -317,14 +317,17 @@ func (c *call) unionValue(nodes []node) curve.GT {
 	c.spent += float64(len(gs)+1)*costMiller + costFinalExp
 	ps := make([]curve.G1, 0, len(gs)+1)
 	qs := make([]curve.G2Affine, 0, len(gs)+1)
+	lines := make([]*curve.Lines, 0, len(gs)+1)
 	for _, g := range gs {
 		ps = append(ps, keys[g])
 		qs = append(qs, c.groups[g].h)
+		lines = append(lines, c.groups[g].lines)
 	}
 	ps = append(ps, c.v.negG1)
 	qs = append(qs, S.Affine())
+	lines = append(lines, nil)
 	c.v.stats.checks.Add(1)
-	return c.v.pairingValue(curve.BatchAffineG1(ps), qs)
+	return c.v.pairingValue(curve.BatchAffineG1(ps), qs, lines)
 }
 
 // blindedAll returns the invalid sets' terms of the call's secret check,

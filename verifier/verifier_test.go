@@ -697,3 +697,60 @@ func TestVerifyStreamSearch(t *testing.T) {
 		})
 	}
 }
+
+// TestHashCacheLines: a root found again in the cache gets its hash's
+// lines, which are that hash's (a check with them is the check without);
+// at most hashLinesMax roots keep lines, and a dropped generation gives
+// back its count. A failing call over few roots makes its groups' lines
+// when its search begins; one over more than searchLinesGroups does not.
+func TestHashCacheLines(t *testing.T) {
+	h := newHashCache(hashLinesMax)
+	root := [32]byte{1}
+	if _, l := h.get(root); l != nil {
+		t.Fatal("lines on a root's first call")
+	}
+	p, l := h.get(root)
+	if l == nil {
+		t.Fatal("no lines on a root's second call")
+	}
+	if _, l2 := h.get(root); l2 != l {
+		t.Error("lines made again on the third call")
+	}
+	g := curve.G1Generator()
+	ps, qs := []curve.G1Affine{g}, []curve.G2Affine{p}
+	want := curve.MillerLoop(ps, qs)
+	if got := curve.MillerLoopLines(ps, qs, []*curve.Lines{l}); !got.Equal(&want) {
+		t.Error("the kept lines are not the hash's")
+	}
+	for i := 2; i <= hashLinesMax+1; i++ { // fills cur; the last root starts a generation
+		r := [32]byte{byte(i), byte(i >> 8)}
+		h.get(r)
+		_, l := h.get(r)
+		if (l != nil) != (i <= hashLinesMax) {
+			t.Errorf("root %d of %d met twice: lines %v", i, hashLinesMax, l != nil)
+		}
+	}
+	if h.lines != hashLinesMax {
+		t.Errorf("%d roots with lines, want %d", h.lines, hashLinesMax)
+	}
+	for i := 0; i < 2*hashLinesMax; i++ { // two more generations drop every line
+		h.get([32]byte{0xff, byte(i), byte(i >> 8)})
+	}
+	if h.lines != 0 || h.countLines(h.cur)+h.countLines(h.prev) != 0 {
+		t.Errorf("%d roots with lines counted after their generations were dropped", h.lines)
+	}
+
+	v := newVerifier(t, 64)
+	for _, roots := range []int{1, searchLinesGroups, searchLinesGroups + 1} {
+		c := &call{v: v}
+		for r := range roots {
+			c.groups = append(c.groups, group{h: curve.HashToG2([]byte{byte(r)}, []byte("lines"))})
+		}
+		c.searchBegins()
+		for x := range c.groups {
+			if made := c.groups[x].lines != nil; made != (roots <= searchLinesGroups) {
+				t.Errorf("%d roots: group %d lines made %v", roots, x, made)
+			}
+		}
+	}
+}

@@ -28,6 +28,7 @@ void blst_fp_mul(blst_fp *ret, const blst_fp *a, const blst_fp *b);
 void blst_fp2_mul(blst_fp2 *ret, const blst_fp2 *a, const blst_fp2 *b);
 void blst_fp_sqr(blst_fp *ret, const blst_fp *a);
 void blst_fp2_sqr(blst_fp2 *ret, const blst_fp2 *a);
+void blst_fp_cneg(blst_fp *ret, const blst_fp *a, bool flag);
 void blst_fp_mul_by_3(blst_fp *ret, const blst_fp *a);
 void blst_fp2_mul_by_3(blst_fp2 *ret, const blst_fp2 *a);
 void blst_fp_eucl_inverse(blst_fp *ret, const blst_fp *a);
@@ -60,6 +61,9 @@ bool blst_fp12_is_equal(const blst_fp12 *a, const blst_fp12 *b);
 void blst_fp12_conjugate(blst_fp12 *a);
 void blst_fp12_cyclotomic_sqr(blst_fp12 *ret, const blst_fp12 *a);
 const blst_fp12 *blst_fp12_one(void);
+void blst_fp12_sqr(blst_fp12 *ret, const blst_fp12 *a);
+void blst_fp12_mul_by_xy00z0(blst_fp12 *ret, const blst_fp12 *a, const blst_fp6 *xy00z0);
+void blst_precompute_lines(blst_fp6 Qlines[68], const blst_p2_affine *Q);
 
 // From blst_aux.h: multiplication right outside the subgroup too
 // (TestUncheckedMult), and the linked library's sizes (TestLinkedSizes).

@@ -65,6 +65,109 @@ static void attpool_miller_loop_n(blst_fp12 *ret, const blst_p2_affine *qs,
 	}
 }
 
+// attpool_lines_segments are the runs of blst_precompute_lines' 68 lines
+// after the first doubling: where each run starts (its addition line) and
+// how many doublings follow (|z| = 0xd201000000010000, read from the top).
+static const size_t attpool_lines_segments[5][2] = {{1, 2}, {4, 3}, {8, 9}, {18, 32}, {51, 16}};
+
+// attpool_line_at sets *out to line evaluated at P, given px2 = -2 P.x and
+// py2 = 2 P.y: the line's second coefficient times px2 and its third times
+// py2, as blst_miller_loop_lines evaluates its precomputed lines.
+static void attpool_line_at(blst_fp6 *out, const blst_fp6 *line,
+                            const blst_fp *px2, const blst_fp *py2) {
+	out->fp2[0] = line->fp2[0];
+	blst_fp_mul(&out->fp2[1].fp[0], &line->fp2[1].fp[0], px2);
+	blst_fp_mul(&out->fp2[1].fp[1], &line->fp2[1].fp[1], px2);
+	blst_fp_mul(&out->fp2[2].fp[0], &line->fp2[2].fp[0], py2);
+	blst_fp_mul(&out->fp2[2].fp[1], &line->fp2[2].fp[1], py2);
+}
+
+// attpool_miller_loop_lines_n sets *ret to the product of the Miller loops
+// of n (1 <= n <= 16) pairs given by the precomputed lines of their G2
+// points and their G1 points (none at infinity), in one loop that shares
+// the Fp12 squarings, as blst_miller_loop_n does with lines it computes as
+// it goes.
+static void attpool_miller_loop_lines_n(blst_fp12 *ret, const blst_fp6 *const lines[],
+                                        const blst_p1_affine *const ps[], size_t n) {
+	blst_fp px2[16], py2[16];
+	blst_fp6 line;
+	for (size_t i = 0; i < n; i++) {
+		blst_fp_add(&px2[i], &ps[i]->x, &ps[i]->x);
+		blst_fp_cneg(&px2[i], &px2[i], 1);
+		blst_fp_add(&py2[i], &ps[i]->y, &ps[i]->y);
+	}
+	// The first step is ret = 1^2 * line: ret is the first line.
+	attpool_line_at(&line, &lines[0][0], &px2[0], &py2[0]);
+	*ret = (blst_fp12){0};
+	ret->fp6[0].fp2[0] = line.fp2[0];
+	ret->fp6[0].fp2[1] = line.fp2[1];
+	ret->fp6[1].fp2[1] = line.fp2[2];
+	for (size_t i = 1; i < n; i++) {
+		attpool_line_at(&line, &lines[i][0], &px2[i], &py2[i]);
+		blst_fp12_mul_by_xy00z0(ret, ret, &line);
+	}
+	for (size_t s = 0; s < 5; s++) {
+		size_t at = attpool_lines_segments[s][0], k = attpool_lines_segments[s][1];
+		for (size_t j = 0; j <= k; j++) {
+			if (j > 0)
+				blst_fp12_sqr(ret, ret);
+			for (size_t i = 0; i < n; i++) {
+				attpool_line_at(&line, &lines[i][at + j], &px2[i], &py2[i]);
+				blst_fp12_mul_by_xy00z0(ret, ret, &line);
+			}
+		}
+	}
+	blst_fp12_conjugate(ret); // z is negative
+}
+
+// attpool_miller_loop_mixed is attpool_miller_loop_n where lines[i], when
+// not NULL, holds the precomputed lines of qs[i]. Pairs with a point at
+// infinity contribute one and are left out. The pairs with lines, and the
+// first without (its lines computed here: blst computes the same lines
+// inside its loop), share one loop's squarings (16 pairs at a time); any
+// other pairs without lines go through attpool_miller_loop_n.
+static void attpool_miller_loop_mixed(blst_fp12 *ret, const blst_p2_affine *qs,
+                                      const blst_p1_affine *ps, const blst_fp6 *const lines[],
+                                      size_t n) {
+	enum { chunk = 16 };
+	const blst_fp6 *L[chunk];
+	const blst_p1_affine *P[chunk];
+	blst_fp6 fresh[68];
+	blst_p2_affine rest_q[chunk];
+	blst_p1_affine rest_p[chunk];
+	blst_fp12 t;
+	size_t k = 0, r = 0;
+	int used_fresh = 0;
+	*ret = *blst_fp12_one();
+	for (size_t i = 0; i < n; i++) {
+		int last = i == n-1;
+		if (!blst_p2_affine_is_inf(&qs[i]) && !blst_p1_affine_is_inf(&ps[i])) {
+			if (lines[i] != NULL) {
+				L[k] = lines[i];
+				P[k++] = &ps[i];
+			} else if (!used_fresh) {
+				blst_precompute_lines(fresh, &qs[i]);
+				used_fresh = 1;
+				L[k] = fresh;
+				P[k++] = &ps[i];
+			} else {
+				rest_q[r] = qs[i];
+				rest_p[r++] = ps[i];
+			}
+		}
+		if (k == chunk || (last && k > 0)) {
+			attpool_miller_loop_lines_n(&t, L, P, k);
+			blst_fp12_mul(ret, ret, &t);
+			k = 0;
+		}
+		if (r == chunk || (last && r > 0)) {
+			attpool_miller_loop_n(&t, rest_q, rest_p, r);
+			blst_fp12_mul(ret, ret, &t);
+			r = 0;
+		}
+	}
+}
+
 // attpool_gN_mul13_add sets *acc = 13*(*acc) + *h (Horner step in base 13).
 #define DEFINE_MUL13_ADD(N, T)                  \
 static void attpool_g##N##_mul13_add(T *acc, const T *h) { \
@@ -82,6 +185,7 @@ DEFINE_MUL13_ADD(1, blst_p1)
 import "C"
 
 import (
+	"runtime"
 	"unsafe"
 
 	blst "github.com/supranational/blst/bindings/go"
@@ -152,6 +256,26 @@ func signHash(out, hash *blst.P2, sk *blst.SecretKey) {
 
 func millerLoopN(out *blst.Fp12, qs []blst.P2Affine, ps []blst.P1Affine) {
 	C.attpool_miller_loop_n(cFp12(out), cP2A(&qs[0]), cP1A(&ps[0]), C.size_t(len(qs)))
+}
+
+// precomputeLines sets out to q's lines (q not at infinity).
+func precomputeLines(out *Lines, q *blst.P2Affine) {
+	C.blst_precompute_lines((*C.blst_fp6)(unsafe.Pointer(&out.l[0])), cP2A(q))
+}
+
+// millerLoopMixed is millerLoopN where lines[i], when not nil, holds the
+// precomputed lines of qs[i].
+func millerLoopMixed(out *blst.Fp12, qs []blst.P2Affine, ps []blst.P1Affine, lines []*Lines) {
+	ls := make([]*C.blst_fp6, len(lines))
+	var pin runtime.Pinner
+	defer pin.Unpin()
+	for i, l := range lines {
+		if l != nil {
+			pin.Pin(l)
+			ls[i] = (*C.blst_fp6)(unsafe.Pointer(&l.l[0]))
+		}
+	}
+	C.attpool_miller_loop_mixed(cFp12(out), cP2A(&qs[0]), cP1A(&ps[0]), &ls[0], C.size_t(len(qs)))
 }
 
 func fp12Mul(out, a, b *blst.Fp12) { C.blst_fp12_mul(cFp12(out), cFp12(a), cFp12(b)) }

@@ -2,7 +2,8 @@
 // G1 and G2 in affine and Jacobian form, multi-scalar multiplication
 // (Straus's method in C below [StrausMax] points, blst's Pippenger above),
 // batch-affine sums, the verifier's digit rounds (batch-affine bucket
-// accumulation in C), Miller loops and the final exponentiation. Package
+// accumulation in C), Miller loops (with a G2 point's lines precomputed,
+// [Lines], or computed as they go) and the final exponentiation. Package
 // crypto builds the BLS signatures on it and package verifier its batch
 // checks; it is internal because it validates no more than its documentation
 // says (a point is trusted to be on the curve, usually in the subgroup).

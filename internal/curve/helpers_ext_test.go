@@ -179,6 +179,19 @@ func BenchmarkCurve(b *testing.B) {
 			curve.MillerLoop(ps, qs)
 		}
 	})
+	// A one-root check with the root's lines kept (the verifier's
+	// searches and the hot roots' checks).
+	b.Run("MillerLoopLines/pairs=2", func(b *testing.B) {
+		lines := []*curve.Lines{curve.NewLines(&h), nil}
+		for b.Loop() {
+			curve.MillerLoopLines(ps, qs, lines)
+		}
+	})
+	b.Run("NewLines", func(b *testing.B) {
+		for b.Loop() {
+			curve.NewLines(&h)
+		}
+	})
 	b.Run("FinalExpIsOne", func(b *testing.B) {
 		f := curve.MillerLoop(ps, qs)
 		for b.Loop() {

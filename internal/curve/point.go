@@ -309,18 +309,47 @@ func GTOne() GT { return GT{f: blst.Fp12One()} }
 // (ps[i], qs[i]), on the calling goroutine (about 280 µs a pair). No pairs
 // give one; slices of different lengths give the zero GT, which no final
 // exponentiation accepts.
-func MillerLoop(ps []G1Affine, qs []G2Affine) GT {
+func MillerLoop(ps []G1Affine, qs []G2Affine) GT { return MillerLoopLines(ps, qs, nil) }
+
+// Lines are the line functions of a G2 point's Miller loop, computed once
+// (blst_precompute_lines): a Miller loop of a pair with that point that is
+// given them skips computing them, a fifth of a one-root check's two-pair
+// loop (it is worth keeping them for a signing root's hash, which many
+// checks pair with). 19,584 bytes. The zero value is not usable: use
+// [NewLines].
+type Lines struct{ l [68 * 36]uint64 } // 68 blst_fp6 of 36 limbs
+
+// NewLines returns q's lines, or nil when q is the point at infinity (whose
+// pairs contribute one and need none).
+func NewLines(q *G2Affine) *Lines {
+	if p2AffIsInf(&q.p) {
+		return nil
+	}
+	l := new(Lines)
+	precomputeLines(l, &q.p)
+	return l
+}
+
+// MillerLoopLines is [MillerLoop] where lines[i], when not nil, holds the
+// lines of qs[i] (from [NewLines](&qs[i]): other lines give another value).
+// A nil lines slice is MillerLoop; one of another length than ps gives the
+// zero GT, which no final exponentiation accepts.
+func MillerLoopLines(ps []G1Affine, qs []G2Affine, lines []*Lines) GT {
 	n := len(ps)
-	if n != len(qs) {
+	if n != len(qs) || (lines != nil && n != len(lines)) {
 		return GT{}
 	}
 	if n == 0 {
 		return GTOne()
 	}
 	var out GT
-	millerLoopN(&out.f,
-		unsafe.Slice((*blst.P2Affine)(unsafe.Pointer(&qs[0])), n),
-		unsafe.Slice((*blst.P1Affine)(unsafe.Pointer(&ps[0])), n))
+	q := unsafe.Slice((*blst.P2Affine)(unsafe.Pointer(&qs[0])), n)
+	p := unsafe.Slice((*blst.P1Affine)(unsafe.Pointer(&ps[0])), n)
+	if lines == nil {
+		millerLoopN(&out.f, q, p)
+	} else {
+		millerLoopMixed(&out.f, q, p, lines)
+	}
 	return out
 }
 

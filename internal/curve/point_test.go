@@ -753,6 +753,78 @@ func TestGTExp(t *testing.T) {
 	}
 }
 
+// TestMillerLoopLines: a Miller loop given some of its G2 points' lines is
+// exactly MillerLoop of the same pairs, before the final exponentiation,
+// whichever pairs have lines: none, one, all, more than a loop's 16, several
+// without (the first shares the loop, the others go through MillerLoop),
+// and pairs with a point at infinity in G1 or G2. It is the differential
+// test of blst_precompute_lines, blst_fp12_sqr, blst_fp12_mul_by_xy00z0 and
+// blst_fp_cneg, which only that loop uses.
+func TestMillerLoopLines(t *testing.T) {
+	const n = 37
+	ps := make([]curve.G1Affine, n)
+	qs := make([]curve.G2Affine, n)
+	all := make([]*curve.Lines, n)
+	for i := range n {
+		ps[i] = *blspoint.Key(interopKey(t, i%8).PublicKey())
+		qs[i] = *blspoint.Message(crypto.HashMessage([]byte{byte(i)}))
+		all[i] = curve.NewLines(&qs[i])
+	}
+	ps[5] = curve.G1Affine{}              // infinity in G1, with lines
+	qs[9], all[9] = curve.G2Affine{}, nil // infinity in G2
+	if curve.NewLines(&qs[9]) != nil {
+		t.Error("NewLines(infinity) is not nil")
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, k := range []int{1, 2, 3, 16, 17, 33, n} {
+		for _, pick := range []string{"none", "all", "first", "last", "random"} {
+			lines := make([]*curve.Lines, k)
+			for i := range k {
+				switch pick {
+				case "all":
+					lines[i] = all[i]
+				case "first":
+					if i == 0 {
+						lines[i] = all[i]
+					}
+				case "last":
+					if i == k-1 {
+						lines[i] = all[i]
+					}
+				case "random":
+					if rng.IntN(2) == 0 {
+						lines[i] = all[i]
+					}
+				}
+			}
+			want := curve.MillerLoop(ps[:k], qs[:k])
+			if got := curve.MillerLoopLines(ps[:k], qs[:k], lines); !got.Equal(&want) {
+				t.Errorf("%d pairs, lines %s: differs from MillerLoop", k, pick)
+			}
+		}
+	}
+
+	// A signature's check with its message's lines.
+	msg := []byte("pairing")
+	sk := interopKey(t, 3)
+	sig := crypto.Sign(sk, msg)
+	g := curve.G1Generator()
+	ng := g.Jacobian()
+	negG := ng.Neg().Affine()
+	h := *blspoint.Message(crypto.HashMessage(msg))
+	hl := []*curve.Lines{curve.NewLines(&h), nil}
+	pair := []curve.G2Affine{h, *blspoint.Signature(sig)}
+	if f := curve.MillerLoopLines([]curve.G1Affine{*blspoint.Key(sk.PublicKey()), negG}, pair, hl); !f.FinalExpIsOne() {
+		t.Error("a valid signature's check with lines failed")
+	}
+	if f := curve.MillerLoopLines([]curve.G1Affine{*blspoint.Key(interopKey(t, 4).PublicKey()), negG}, pair, hl); f.FinalExpIsOne() {
+		t.Error("a wrong key's check with lines passed")
+	}
+	if f := curve.MillerLoopLines(ps[:2], qs[:2], all[:1]); f.FinalExpIsOne() || f.IsOne() {
+		t.Error("lines of another length than the pairs did not give the zero GT")
+	}
+}
+
 // TestMillerLoopMany: the multi-Miller loop of many pairs (more than one
 // chunk of blst_miller_loop_n's 16, with an infinity key and a repeated pair)
 // is exactly the product of their single Miller loops, before the final
