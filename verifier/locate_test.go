@@ -1,6 +1,10 @@
 package verifier
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/attpool/attpool/internal/curve"
+)
 
 // TestInvalidShare: the share follows the verdicts of the recent calls and
 // halves its counts past the window, so a change of traffic shows within a
@@ -303,6 +307,106 @@ func TestManyRootsRule(t *testing.T) {
 		checkExact(t, v, sets)
 		if got := v.stats.chunkChecks.Load() > c0; got != tc.chunks {
 			t.Errorf("%d sets a root: chunk search %v, want %v", tc.perRoot, got, tc.chunks)
+		}
+	}
+}
+
+// TestHalve: halving a failing range costs one check (its left half's plain
+// value) when a half passes or each half holds one invalid set, which the
+// range's weighted value then names in each (jointNames); two checks when a
+// half holds several. The halves' weighted values are the ones their sets
+// give, whichever way they were found.
+func TestHalve(t *testing.T) {
+	v := newVerifier(t, 64)
+	valid := sameRoot(t, 64, 0)
+	for _, tc := range []struct {
+		bad    []int
+		checks int
+		named  [2]int // the halves' named weights (0: none)
+	}{
+		{[]int{3, 40}, 1, [2]int{4, 41}},
+		{[]int{31, 32}, 1, [2]int{32, 33}},
+		{[]int{3, 5}, 1, [2]int{}},   // the right half passes
+		{[]int{40, 63}, 1, [2]int{}}, // the left half passes
+		{[]int{3, 5, 40}, 2, [2]int{}},
+		{[]int{3, 40, 50}, 2, [2]int{}},
+	} {
+		sets := append([]Set(nil), valid...)
+		for _, i := range tc.bad {
+			sets[i].Signature = valid[(i+1)%len(valid)].Signature
+		}
+		c := &call{v: v, sets: sets, out: make([]bool, len(sets)), settled: make([]bool, len(sets))}
+		c.decode()
+		c.hashRoots()
+		c.pks, c.pts = c.points()
+		p := pnode{lo: 0, hi: 64, base: 0, hasB: true, A: c.valueSerial(c.plainSums(0, 64))}
+		p.B = c.plainWeighted(&p, 0, 64)
+		h, checks := c.halve(p, false)
+		if checks != tc.checks {
+			t.Errorf("invalid %v: halving made %d checks, want %d", tc.bad, checks, tc.checks)
+		}
+		for x, half := range h {
+			want := c.valueSerial(c.plainSums(half.lo, half.hi))
+			if !half.A.Equal(&want) {
+				t.Errorf("invalid %v: half %d's plain value is wrong", tc.bad, x)
+			}
+			want = c.plainWeighted(&p, half.lo, half.hi)
+			if !half.B.Equal(&want) {
+				t.Errorf("invalid %v: half %d's weighted value is wrong", tc.bad, x)
+			}
+			if half.named != tc.named[x] {
+				t.Errorf("invalid %v: half %d names weight %d, want %d", tc.bad, x, half.named, tc.named[x])
+			}
+		}
+	}
+}
+
+// TestJointNames: jointNames finds the weights a and b of B = X^a * Y^b
+// over the halves' ranges, at their ends too, and names nothing (leaving the
+// halves unchanged) when a third value is in B or a weight is outside its
+// half.
+func TestJointNames(t *testing.T) {
+	gt := func() curve.GT { // a random value of GT
+		q := randomG2(t)
+		f := curve.MillerLoop([]curve.G1Affine{curve.G1Generator()}, []curve.G2Affine{q.Affine()})
+		return f.FinalExp()
+	}
+	X, Y, Z := gt(), gt(), gt()
+	pow := func(a curve.GT, w int) curve.GT { return *inverse(*weightedTerm(a, w-1)) }
+	for _, tc := range []struct {
+		lo, mid, hi, base int
+		a, b              int  // B = X^a Y^b
+		third, ok         bool // B also has Z; found
+	}{
+		{0, 32, 64, 0, 1, 33, false, true},
+		{0, 32, 64, 0, 32, 64, false, true},
+		{40, 60, 80, 8, 40, 53, false, true},
+		{0, 32, 64, 0, 5, 40, true, false},
+		{0, 32, 64, 0, 5, 20, false, false}, // b in the left half
+	} {
+		B := pow(X, tc.a)
+		yb := pow(Y, tc.b)
+		B.Mul(&yb)
+		if tc.third {
+			B.Mul(&Z)
+		}
+		p := &pnode{lo: tc.lo, hi: tc.hi, base: tc.base, A: X, B: B}
+		l := &pnode{lo: tc.lo, hi: tc.mid, base: tc.base, A: X}
+		r := &pnode{lo: tc.mid, hi: tc.hi, base: tc.base, A: Y}
+		l0 := *l
+		ok := jointNames(p, l, r)
+		if ok != tc.ok {
+			t.Fatalf("%+v: found %v", tc, ok)
+		}
+		if !ok {
+			if l.named != 0 || r.named != 0 || !l.B.Equal(&l0.B) {
+				t.Errorf("%+v: no match, but the halves changed", tc)
+			}
+			continue
+		}
+		xa := pow(X, tc.a)
+		if l.named != tc.a || r.named != tc.b || !l.B.Equal(&xa) {
+			t.Errorf("%+v: named %d, %d", tc, l.named, r.named)
 		}
 	}
 }
