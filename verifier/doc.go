@@ -83,8 +83,11 @@
 //     call is cut into at least 4 parts of about 64 (over a root or two:
 //     about one per expected invalid set, when that is fewer) whose
 //     plain values show which hold invalid sets, and each failing part
-//     names a suspect the same way, or is halved (its left half's values
-//     computed, the right half's by division) when no weight matches. Each
+//     names a suspect the same way, or is halved when no weight matches
+//     (its left half's plain value computed, the right half's by division;
+//     the left half's weighted value only when both halves fail and, in a
+//     range of at most 128 sets, the two plain values do not name a suspect
+//     in each half by themselves). Each
 //     suspect's own one-set check decides it; an invalid one's term is
 //     divided out of its range's values, so a range with several invalid
 //     sets gives them up one by one. The call less the invalid sets found
