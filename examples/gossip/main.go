@@ -33,8 +33,10 @@
 // (ValidateAttestationAsync) from -goroutines goroutines, the late copies
 // once the others have their verdicts; after each slot the program asks for
 // the next slot's block (AttestationsForBlock). The same slots without
-// faults (the clean load) are run too, and both loads again through a pool
-// that verifies every signature alone (the per-signature baseline). Long
+// faults (the clean load) are run too, and the clean load again through a
+// pool that verifies every signature alone (the per-signature baseline;
+// -baseline=both runs the gossip load through it too, -baseline=false
+// neither). Long
 // steps draw a progress bar on stderr when it is a terminal.
 //
 // At the end it prints a table (or, with -json, the report as JSON on
@@ -86,8 +88,8 @@ type config struct {
 	Shares     shares
 	Seed       uint64
 	Goroutines int
-	Baseline   bool // run the per-signature baseline
-	Batch      int  // pool.Config.BatchSize (0: default)
+	Baseline   baselineMode // the loads run through the per-signature baseline too
+	Batch      int          // pool.Config.BatchSize (0: default)
 	CPUProfile string
 	Progress   io.Writer // progress bars; nil: none
 	Log        io.Writer // a line per step; nil: none
@@ -110,7 +112,8 @@ func main() {
 	flag.Float64Var(&cfg.Shares.Duplicates, "duplicates", 0.005, "share of attestations copied again after their verdict")
 	flag.Uint64Var(&cfg.Seed, "seed", 1, "seed of the choice of faulty messages")
 	flag.IntVar(&cfg.Goroutines, "goroutines", 64, "submitting goroutines")
-	flag.BoolVar(&cfg.Baseline, "baseline", true, "also run the per-signature baseline")
+	cfg.Baseline = baselineClean
+	flag.Var(&cfg.Baseline, "baseline", "the loads also run through the per-signature baseline: clean (the clean load, the speedup's), both (and the gossip load), or none; -baseline alone means both, -baseline=false none")
 	flag.IntVar(&cfg.Batch, "batch", 0, "pool batch size (0: default)")
 	asJSON := flag.Bool("json", false, "print the report as JSON on stdout (no table, no step lines)")
 	flag.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of the batched runs to this file")
@@ -332,9 +335,9 @@ func run(cfg config) (*report, error) {
 		pprof.StopCPUProfile()
 	}
 
-	// The baseline: both loads through per-signature verification. Its
+	// The baseline: the loads through per-signature verification. Its
 	// verdicts are checked too.
-	if cfg.Baseline {
+	if cfg.Baseline != baselineNone {
 		b, err := load(runOpts{label: "baseline", cfg: perSig}, func(t *topicSummary, o topicOutcome) { t.BaselineWallSeconds = o.wall.Seconds() })
 		if err != nil {
 			return nil, err
@@ -342,7 +345,8 @@ func run(cfg config) (*report, error) {
 		rep.BaselineWallSeconds = b.wall.Seconds()
 		rep.Speedup = rep.BaselineWallSeconds / rep.VerifyWallSeconds
 		logf("per signature, clean load: %.2fs (%d wrong)", rep.BaselineWallSeconds, b.nWrong)
-
+	}
+	if cfg.Baseline == baselineBoth {
 		bf, err := load(runOpts{label: "baseline+f", cfg: perSig, gossip: true}, func(t *topicSummary, o topicOutcome) { t.BaselineFaultsWallSeconds = o.wall.Seconds() })
 		if err != nil {
 			return nil, err

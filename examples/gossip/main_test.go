@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
 	"io"
 	"maps"
 	"reflect"
@@ -16,7 +17,7 @@ import (
 // fewest validators that give two committees), two slots.
 func small() config {
 	return config{
-		Validators: 8192, Slots: 2, Subnets: pool.AttestationSubnetCount, Seed: 3, Goroutines: 16, Baseline: true,
+		Validators: 8192, Slots: 2, Subnets: pool.AttestationSubnetCount, Seed: 3, Goroutines: 16, Baseline: baselineBoth,
 		Shares: shares{Invalid: 0.02, Malformed: 0.01, Window: 0.01, Duplicates: 0.02},
 	}
 }
@@ -97,7 +98,8 @@ func TestRun(t *testing.T) {
 		t.Errorf("block: %+v", b)
 	}
 	checkTopics(t, rep, cfg)
-	if rep.VerifyWallSeconds <= 0 || rep.FaultsWallSeconds <= 0 || rep.BaselineWallSeconds <= 0 || rep.Speedup <= 0 {
+	if rep.VerifyWallSeconds <= 0 || rep.FaultsWallSeconds <= 0 || rep.BaselineWallSeconds <= 0 || rep.Speedup <= 0 ||
+		rep.BaselineFaultsWallSeconds <= 0 || rep.FaultsSpeedup <= 0 {
 		t.Errorf("wall times: %+v", rep)
 	}
 	if !strings.Contains(table, "every verdict as expected") {
@@ -135,7 +137,7 @@ func checkTopics(t *testing.T, rep *report, cfg config) {
 		}
 		tp := rep.Topics[name]
 		if tp == nil || tp.Messages == 0 || tp.CleanMessages == 0 || tp.WrongVerdicts != 0 ||
-			tp.WallSeconds <= 0 || tp.FaultsWallSeconds <= 0 || (cfg.Baseline && tp.BaselineWallSeconds <= 0) {
+			tp.WallSeconds <= 0 || tp.FaultsWallSeconds <= 0 || (cfg.Baseline != baselineNone && tp.BaselineWallSeconds <= 0) {
 			t.Errorf("topic %s: %+v", name, tp)
 		}
 	}
@@ -155,7 +157,7 @@ func checkTopics(t *testing.T, rep *report, cfg config) {
 // TestAggregatesOnly runs a node on no subnet: aggregates only.
 func TestAggregatesOnly(t *testing.T) {
 	cfg := small()
-	cfg.Slots, cfg.Subnets, cfg.Baseline = 1, 0, false
+	cfg.Slots, cfg.Subnets, cfg.Baseline = 1, 0, baselineNone
 	rep, err := run(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -221,7 +223,7 @@ func TestWrongVerdictsReported(t *testing.T) {
 	kinds[duplicate].verdict, kinds[duplicate].rule = pool.Accept, nil
 
 	cfg := small()
-	cfg.Slots, cfg.Baseline = 1, false
+	cfg.Slots, cfg.Baseline = 1, baselineNone
 	rep, err := run(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -258,5 +260,36 @@ func TestPlanSeed(t *testing.T) {
 	}
 	if maps.Equal(a.inPlace, c.inPlace) {
 		t.Error("seeds 1 and 2 gave the same faults")
+	}
+}
+
+// TestBaselineFlag checks -baseline's values, the boolean forms it had
+// before among them, and that anything else is refused.
+func TestBaselineFlag(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want baselineMode
+	}{
+		{nil, baselineClean},
+		{[]string{"-baseline"}, baselineBoth},
+		{[]string{"-baseline=true"}, baselineBoth},
+		{[]string{"-baseline=both"}, baselineBoth},
+		{[]string{"-baseline=false"}, baselineNone},
+		{[]string{"-baseline=none"}, baselineNone},
+		{[]string{"-baseline=clean"}, baselineClean},
+	} {
+		fs := flag.NewFlagSet("gossip", flag.ContinueOnError)
+		b := baselineClean
+		fs.Var(&b, "baseline", "")
+		if err := fs.Parse(tc.args); err != nil || b != tc.want {
+			t.Errorf("%v: %v (%v), want %v", tc.args, b.String(), err, tc.want.String())
+		}
+	}
+	fs := flag.NewFlagSet("gossip", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var b baselineMode
+	fs.Var(&b, "baseline", "")
+	if err := fs.Parse([]string{"-baseline=gossip"}); err == nil {
+		t.Error("-baseline=gossip accepted")
 	}
 }

@@ -78,7 +78,7 @@ type report struct {
 // topicSummary is one topic's part of every run: messages of the gossip
 // load (clean_messages of the clean one), wall times through the batching
 // pool (wall_seconds: clean load; faults_wall_seconds: gossip load) and
-// through per-signature verification (baseline_*), each from the first
+// through per-signature verification (baseline_*, 0 for a run -baseline left out), each from the first
 // submission of a slot to the topic's last verdict, summed over slots; and
 // the topic's wrong verdicts over every run.
 type topicSummary struct {
@@ -214,6 +214,8 @@ func (r *report) printTable(w io.Writer) {
 	row("batched", "gossip", r.Messages, r.FaultsWallSeconds, "")
 	if r.BaselineWallSeconds > 0 {
 		row("per signature", "clean", r.CleanMessages, r.BaselineWallSeconds, fmt.Sprintf("%.1fx", r.Speedup))
+	}
+	if r.BaselineFaultsWallSeconds > 0 {
 		row("per signature", "gossip", r.Messages, r.BaselineFaultsWallSeconds, fmt.Sprintf("%.1fx", r.FaultsSpeedup))
 	}
 	tw.Flush()
@@ -226,8 +228,8 @@ func (r *report) printTable(w io.Writer) {
 		if t == nil {
 			continue
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%.2fs\t%.2fs\t%.2fs\t%.2fs\t%d\t\n", name, group(t.Messages), t.WallSeconds, t.FaultsWallSeconds,
-			t.BaselineWallSeconds, t.BaselineFaultsWallSeconds, t.WrongVerdicts)
+		fmt.Fprintf(tw, "  %s\t%s\t%.2fs\t%.2fs\t%s\t%s\t%d\t\n", name, group(t.Messages), t.WallSeconds, t.FaultsWallSeconds,
+			tableSeconds(t.BaselineWallSeconds), tableSeconds(t.BaselineFaultsWallSeconds), t.WrongVerdicts)
 	}
 	tw.Flush()
 	if len(r.AggregateFaults) > 0 {
@@ -288,4 +290,12 @@ func sortedRules(rules map[string]int, ruleVerdict map[string]string, v string) 
 		return strings.Compare(a, b)
 	})
 	return out
+}
+
+// tableSeconds formats a wall time of the tables, "-" for a run not made.
+func tableSeconds(s float64) string {
+	if s <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2fs", s)
 }
