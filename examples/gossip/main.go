@@ -36,8 +36,7 @@
 // faults (the clean load) are run too, and the clean load again through a
 // pool that verifies every signature alone (the per-signature baseline;
 // -baseline=both runs the gossip load through it too, -baseline=false
-// neither). Long
-// steps draw a progress bar on stderr when it is a terminal.
+// neither). Long steps draw a progress bar on stderr when it is a terminal.
 //
 // At the end it prints a table (or, with -json, the report as JSON on
 // stdout; see report): the verdicts by rule, every fault kind expected and
@@ -112,8 +111,7 @@ func main() {
 	flag.Float64Var(&cfg.Shares.Duplicates, "duplicates", 0.005, "share of attestations copied again after their verdict")
 	flag.Uint64Var(&cfg.Seed, "seed", 1, "seed of the choice of faulty messages")
 	flag.IntVar(&cfg.Goroutines, "goroutines", 64, "submitting goroutines")
-	cfg.Baseline = baselineClean
-	flag.Var(&cfg.Baseline, "baseline", "the loads also run through the per-signature baseline: clean (the clean load, the speedup's), both (and the gossip load), or none; -baseline alone means both, -baseline=false none")
+	flag.Var(&cfg.Baseline, "baseline", "the loads also run through the per-signature baseline: clean (the default: the clean load, the speedup's), both (and the gossip load), or none; -baseline alone means both, -baseline=false none")
 	flag.IntVar(&cfg.Batch, "batch", 0, "pool batch size (0: default)")
 	asJSON := flag.Bool("json", false, "print the report as JSON on stdout (no table, no step lines)")
 	flag.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of the batched runs to this file")

@@ -78,9 +78,9 @@ type report struct {
 // topicSummary is one topic's part of every run: messages of the gossip
 // load (clean_messages of the clean one), wall times through the batching
 // pool (wall_seconds: clean load; faults_wall_seconds: gossip load) and
-// through per-signature verification (baseline_*, 0 for a run -baseline left out), each from the first
-// submission of a slot to the topic's last verdict, summed over slots; and
-// the topic's wrong verdicts over every run.
+// through per-signature verification (baseline_*, 0 for a run -baseline
+// left out), each from the first submission of a slot to the topic's last
+// verdict, summed over slots; and the topic's wrong verdicts over every run.
 type topicSummary struct {
 	Messages                  int     `json:"messages"`
 	CleanMessages             int     `json:"clean_messages"`
