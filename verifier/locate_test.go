@@ -42,9 +42,6 @@ func TestInvalidShare(t *testing.T) {
 // share puts several in a call, and starts again once traffic is clean.
 // Every verdict stays exact whichever way it goes.
 func TestWholeFirstFollowsShare(t *testing.T) {
-	if testing.Short() {
-		t.Skip("signs 512 sets")
-	}
 	v := newVerifier(t, 64)
 	const n = 512
 	base := sameRoot(t, n, 0)
@@ -211,9 +208,6 @@ func TestPartsFollowShare(t *testing.T) {
 			t.Errorf("%d invalid in %d, roots of %d sets: %d parts, want %d", tc.invalid, invalidShareWindow, tc.perRoot, got, tc.want)
 		}
 	}
-	if testing.Short() {
-		return
-	}
 	share(12)
 	sets := sameRoot(t, n, 0)
 	for _, i := range []int{5, 300, 301, 900} {
@@ -228,9 +222,6 @@ func TestPartsFollowShare(t *testing.T) {
 // plain ones; crafted ones (a cancelling pair across chunks, a point
 // outside G2) still get exact verdicts.
 func TestLocateChunks(t *testing.T) {
-	if testing.Short() {
-		t.Skip("signs 400 sets")
-	}
 	var base []Set
 	for i := range 300 { // a root per set, as the aggregators' own signatures
 		base = append(base, validSet(t, i, randRoot(t)))
@@ -289,9 +280,6 @@ func TestLocateChunks(t *testing.T) {
 // locateAll when they hold several (here 8), with exact verdicts either
 // way.
 func TestManyRootsRule(t *testing.T) {
-	if testing.Short() {
-		t.Skip("signs 640 sets")
-	}
 	for _, tc := range []struct {
 		perRoot int
 		chunks  bool

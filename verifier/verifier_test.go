@@ -13,17 +13,47 @@ import (
 
 	"github.com/attpool/attpool/crypto"
 	"github.com/attpool/attpool/internal/curve"
+	"github.com/attpool/attpool/internal/par"
 )
 
-// sameRoot returns n valid sets over one random root, keys start..start+n-1.
+// sameRoot returns n valid sets over one random root, keys start..start+n-1
+// (modulo numTestKeys). The root is the next of sameRootPool's, in turn, so
+// any sameRootPool consecutive calls have distinct roots (TestManyRootsRule
+// takes 64); each key signs each root once per test binary, on every core.
 func sameRoot(t testing.TB, n, start int) []Set {
-	root := randRoot(t)
+	sks, pks := testKeys(t)
+	rootsMu.Lock()
+	defer rootsMu.Unlock()
+	r := &roots[nextRoot]
+	nextRoot = (nextRoot + 1) % len(roots)
+	if r.sigs == nil {
+		r.root, r.sigs = randRoot(t), make([]*[96]byte, len(sks))
+	}
+	par.For(min(n, len(sks)), 1, func(j int) {
+		if k := (start + j) % len(sks); r.sigs[k] == nil {
+			sig := hashed(r.root).Sign(sks[k]).Bytes()
+			r.sigs[k] = &sig
+			wantMemo.Store(wantKey{pks[k], r.root, sig}, true)
+		}
+	})
 	sets := make([]Set, n)
 	for i := range sets {
-		sets[i] = validSet(t, start+i, root)
+		k := (start + i) % len(sks)
+		sets[i] = Set{Root: r.root, PublicKey: pks[k], Signature: *r.sigs[k]}
 	}
 	return sets
 }
+
+const sameRootPool = 64
+
+var (
+	rootsMu  sync.Mutex
+	nextRoot int
+	roots    [sameRootPool]struct {
+		root [32]byte
+		sigs []*[96]byte // by key index
+	}
+)
 
 // Sizes straddle the planner's switch between the per-point (small) and the
 // fused (large) subgroup paths.
@@ -208,9 +238,10 @@ func TestShiftedInG2(t *testing.T) {
 }
 
 // orderThirteenTrials is the number of order-13 attack trials: 2000 under
-// -long (the race detector build lowers it, race_test.go), 300 by default.
-// A verifier without the subgroup rounds fails one trial in 13, so 300
-// trials miss it with probability (12/13)^300 < 2^-34.
+// -long (the race detector build lowers it, race_test.go), 300 by default,
+// 150 with -short. A verifier without the subgroup rounds fails one trial in
+// 13, so 300 trials miss it with probability (12/13)^300 < 2^-34, and 150
+// with probability < 2^-17.
 var orderThirteenTrials = 2000
 
 // A pair shifted by T and -T for T of order 13. A 64-bit blinded check
@@ -222,6 +253,9 @@ func TestOrderThirteenAttack(t *testing.T) {
 	n := 48 // the fused path (see TestPlannerPath)
 	base := sameRoot(t, n, 0)
 	trialCount := trials(orderThirteenTrials, 300)
+	if testing.Short() && !*long {
+		trialCount = 150
+	}
 	for trial := range trialCount {
 		sets := append([]Set(nil), base...)
 		i := trial % n
@@ -598,7 +632,11 @@ func TestDecodedSignatures(t *testing.T) {
 func TestLargeCallSplit(t *testing.T) {
 	v := newVerifier(t, 64)
 	base := append(sameRoot(t, 400, 0), sameRoot(t, 200, 0)...)
-	for _, bad := range []int{1, 3, 12, 40, 600} {
+	bads, pairCounts := []int{1, 3, 12, 40, 600}, []int{1, 5}
+	if testing.Short() {
+		bads, pairCounts = []int{3, 40}, []int{5}
+	}
+	for _, bad := range bads {
 		sets := append([]Set(nil), base...)
 		changed := mrand.Perm(len(sets))[:bad]
 		for _, i := range changed {
@@ -606,7 +644,7 @@ func TestLargeCallSplit(t *testing.T) {
 		}
 		checkChanged(t, v, sets, changed...)
 	}
-	for _, pairs := range []int{1, 5} {
+	for _, pairs := range pairCounts {
 		sets := append([]Set(nil), base...)
 		var changed []int
 		for p := range pairs {
