@@ -12,22 +12,23 @@ import (
 	"github.com/attpool/attpool/pool/pooltest"
 )
 
-// quickConfig is -latency -quick on two loads, with two policies, two
-// repetitions of each (one with -short).
+// quickConfig is -latency -quick on two loads, with two client policies and
+// two repetitions of each (with -short, Teku's policy alone and one
+// repetition).
 func quickConfig(t *testing.T) latencyConfig {
 	t.Helper()
 	att, err := newArrival(quickLatency.Att.Mean, quickLatency.Att.P95, quickLatency.Att.Max)
 	if err != nil {
 		t.Fatal(err)
 	}
-	reps := 2
+	reps, clients := 2, []string{"lodestar", "teku"}
 	if testing.Short() {
-		reps = 1
+		reps, clients = 1, clients[1:]
 	}
 	return latencyConfig{
 		Validators: quickLatency.Validators, Reps: reps, Goroutines: 8, Seed: 5, Att: att, Agg: att, Aggregates: true, AggOffset: quickLatency.AggOffset,
 		Loads:    []loadSpec{{Subnets: 2, Invalid: 0}, {Subnets: 4, Invalid: 0.05}},
-		Policies: []string{"lodestar", "teku"},
+		Policies: clients,
 	}
 }
 
@@ -44,7 +45,7 @@ func TestLatencyQuick(t *testing.T) {
 	if rep.WrongVerdicts != 0 {
 		t.Fatalf("%d wrong verdicts", rep.WrongVerdicts)
 	}
-	if len(rep.Loads) != 2 || len(rep.Policies) != 3 || rep.Policies[0].Name != "attpool" {
+	if len(rep.Loads) != 2 || len(rep.Policies) != 1+len(cfg.Policies) || rep.Policies[0].Name != "attpool" {
 		t.Fatalf("%d loads, policies %+v", len(rep.Loads), rep.Policies)
 	}
 	for li, l := range rep.Loads {
@@ -76,7 +77,7 @@ func TestLatencyQuick(t *testing.T) {
 		}
 	}
 	// 2 subnets clean: one absolute target; two comparisons per client per load.
-	if len(rep.Targets) != 1+2*2*2 || !strings.HasPrefix(rep.Targets[0].What, "2 subnets, clean") {
+	if len(rep.Targets) != 1+2*len(cfg.Policies)*len(cfg.Loads) || !strings.HasPrefix(rep.Targets[0].What, "2 subnets, clean") {
 		t.Errorf("targets %+v", rep.Targets)
 	}
 	m := jsonFields(t, rep)

@@ -176,6 +176,9 @@ func TestAggregatesOnly(t *testing.T) {
 func TestPTC(t *testing.T) {
 	cfg := small()
 	cfg.Slots, cfg.PTC = 1, true
+	if testing.Short() {
+		cfg.Baseline = baselineNone // TestRun runs the baselines
+	}
 	rep, err := run(cfg)
 	if err != nil {
 		t.Fatal(err)
