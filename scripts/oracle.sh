@@ -12,7 +12,8 @@
 #   ATTPOOL_ORACLE_SEED                                replay a generator seed
 #   CONSENSUS_SPEC_TESTS   consensus-spec-tests folder for the oracle's
 #                          self-check (default ../shared/spec-tests/tests)
-# The short form (a few thousand sets) runs with the README's `go test work`.
+# The default form (4,000 sets) runs in CI's full `go test work`, a smaller
+# one (900) with the README's `go test -short work`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
