@@ -154,13 +154,13 @@ func floodBuild(tb testing.TB) *floodFixture {
 	fx.noG2 = make([]floodMsg, n)
 	par.For(nHonest, 1, func(i int) {
 		att := single(floodValidSlot, hd, i)
-		att.Signature = crypto.Sign(e.keys.SecretKey(att.AttesterIndex), hRoot[:]).Bytes()
+		att.Signature = e.sign(att.AttesterIndex, hRoot)
 		fx.honest[i] = floodMsg{att: att, subnet: floodSubnet(floodValidSlot, att.CommitteeIndex), want: Accept, honest: true}
 	})
 	par.For(n, 1, func(i int) {
 		att := single(floodSlot, d, i)
 		sk := e.keys.SecretKey(att.AttesterIndex)
-		att.Signature = crypto.Sign(sk, dRoot[:]).Bytes()
+		att.Signature = hashed(dRoot).Sign(sk).Bytes()
 		subnet := floodSubnet(floodSlot, att.CommitteeIndex)
 		fx.one[i] = floodMsg{att: att, subnet: subnet, want: Accept}
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -105,8 +106,21 @@ func (e *env) domain(typ ssz.DomainType, epoch uint64) ssz.Domain {
 }
 
 func (e *env) sign(validator uint64, root [32]byte) [96]byte {
-	return crypto.Sign(e.keys.SecretKey(validator), root[:]).Bytes()
+	return hashed(root).Sign(e.keys.SecretKey(validator)).Bytes()
 }
+
+// hashed returns root hashed to G2, each root hashed once per test binary
+// (the tests sign many messages of a root).
+func hashed(root [32]byte) *crypto.HashedMessage {
+	if h, ok := hashMemo.Load(root); ok {
+		return h.(*crypto.HashedMessage)
+	}
+	h := crypto.HashMessage(root[:])
+	hashMemo.Store(root, h)
+	return h
+}
+
+var hashMemo sync.Map // [32]byte -> *crypto.HashedMessage
 
 func (e *env) dataSigningRoot(d *attestation.AttestationData) [32]byte {
 	r, err := ssz.ComputeSigningRoot(d.Copy(), e.domain(ssz.DomainBeaconAttester, d.Target.Epoch))

@@ -13,7 +13,7 @@
 #   CONSENSUS_SPEC_TESTS   consensus-spec-tests folder for the oracle's
 #                          self-check (default ../shared/spec-tests/tests)
 # The default form (4,000 sets) runs in CI's full `go test work`, a smaller
-# one (900) with the README's `go test -short work`.
+# one (450) with the README's `go test -short work`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

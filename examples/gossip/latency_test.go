@@ -13,22 +13,21 @@ import (
 )
 
 // quickConfig is -latency -quick on two loads, with two client policies and
-// two repetitions of each (with -short, Teku's policy alone and one
-// repetition).
+// two repetitions of each (with -short, Teku's policy alone, one repetition
+// and the invalid signatures on 2 subnets instead of 4).
 func quickConfig(t *testing.T) latencyConfig {
 	t.Helper()
 	att, err := newArrival(quickLatency.Att.Mean, quickLatency.Att.P95, quickLatency.Att.Max)
 	if err != nil {
 		t.Fatal(err)
 	}
-	reps, clients := 2, []string{"lodestar", "teku"}
+	reps, clients, loads := 2, []string{"lodestar", "teku"}, []loadSpec{{Subnets: 2, Invalid: 0}, {Subnets: 4, Invalid: 0.05}}
 	if testing.Short() {
-		reps, clients = 1, clients[1:]
+		reps, clients, loads[1].Subnets = 1, clients[1:], 2
 	}
 	return latencyConfig{
 		Validators: quickLatency.Validators, Reps: reps, Goroutines: 8, Seed: 5, Att: att, Agg: att, Aggregates: true, AggOffset: quickLatency.AggOffset,
-		Loads:    []loadSpec{{Subnets: 2, Invalid: 0}, {Subnets: 4, Invalid: 0.05}},
-		Policies: clients,
+		Loads: loads, Policies: clients,
 	}
 }
 

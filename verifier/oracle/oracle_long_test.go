@@ -50,7 +50,7 @@ const (
 func oracleSizes(t *testing.T) (random, adversarial int, form string) {
 	random, adversarial, form = oracleRandomSets, oracleAdversarialSets, "short"
 	if testing.Short() {
-		random, adversarial, form = 600, 300, "-short"
+		random, adversarial, form = 300, 150, "-short"
 	}
 	if os.Getenv("ATTPOOL_ORACLE_LONG") != "" {
 		random, adversarial, form = oracleLongRandom, oracleLongAdversarial, "long"
