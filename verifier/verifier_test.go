@@ -16,10 +16,11 @@ import (
 	"github.com/attpool/attpool/internal/par"
 )
 
-// sameRoot returns n valid sets over one random root, keys start..start+n-1
-// (modulo numTestKeys). The root is the next of sameRootPool's, in turn, so
-// any sameRootPool consecutive calls have distinct roots (TestManyRootsRule
-// takes 64); each key signs each root once per test binary, on every core.
+// sameRoot returns n valid sets over one root, keys start..start+n-1 (modulo
+// numTestKeys). The roots are sameRootPool random ones, taken in turn, so
+// that any sameRootPool consecutive calls have distinct roots
+// (TestManyRootsRule needs 64) and each key signs each root once per test
+// binary, on every core.
 func sameRoot(t testing.TB, n, start int) []Set {
 	sks, pks := testKeys(t)
 	rootsMu.Lock()
