@@ -29,6 +29,7 @@ import (
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
 	"github.com/attpool/attpool/internal/par"
+	"github.com/attpool/attpool/internal/signtest"
 	"github.com/attpool/attpool/internal/testenv"
 )
 
@@ -160,7 +161,7 @@ func floodBuild(tb testing.TB) *floodFixture {
 	par.For(n, 1, func(i int) {
 		att := single(floodSlot, d, i)
 		sk := e.keys.SecretKey(att.AttesterIndex)
-		att.Signature = hashed(dRoot).Sign(sk).Bytes()
+		att.Signature = signtest.Sign(sk, dRoot)
 		subnet := floodSubnet(floodSlot, att.CommitteeIndex)
 		fx.one[i] = floodMsg{att: att, subnet: subnet, want: Accept}
 

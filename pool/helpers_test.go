@@ -6,7 +6,6 @@ import (
 	"os"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/internal/signtest"
 	"github.com/attpool/attpool/ssz"
 )
 
@@ -106,21 +106,8 @@ func (e *env) domain(typ ssz.DomainType, epoch uint64) ssz.Domain {
 }
 
 func (e *env) sign(validator uint64, root [32]byte) [96]byte {
-	return hashed(root).Sign(e.keys.SecretKey(validator)).Bytes()
+	return signtest.Sign(e.keys.SecretKey(validator), root)
 }
-
-// hashed returns root hashed to G2, each root hashed once per test binary
-// (the tests sign many messages of a root).
-func hashed(root [32]byte) *crypto.HashedMessage {
-	if h, ok := hashMemo.Load(root); ok {
-		return h.(*crypto.HashedMessage)
-	}
-	h := crypto.HashMessage(root[:])
-	hashMemo.Store(root, h)
-	return h
-}
-
-var hashMemo sync.Map // [32]byte -> *crypto.HashedMessage
 
 func (e *env) dataSigningRoot(d *attestation.AttestationData) [32]byte {
 	r, err := ssz.ComputeSigningRoot(d.Copy(), e.domain(ssz.DomainBeaconAttester, d.Target.Epoch))

@@ -11,6 +11,7 @@ import (
 	"github.com/attpool/attpool/internal/curve"
 	"github.com/attpool/attpool/internal/curvetest"
 	"github.com/attpool/attpool/internal/par"
+	"github.com/attpool/attpool/internal/signtest"
 )
 
 // Test fixtures: interop keys, signatures, and crafted bad points.
@@ -49,23 +50,10 @@ func randRoot(t testing.TB) [32]byte {
 // validSet signs root with key i; the set's reference verdict is true.
 func validSet(t testing.TB, i int, root [32]byte) Set {
 	sks, pks := testKeys(t)
-	s := Set{Root: root, PublicKey: pks[i%len(pks)], Signature: hashed(root).Sign(sks[i%len(sks)]).Bytes()}
+	s := Set{Root: root, PublicKey: pks[i%len(pks)], Signature: signtest.Sign(sks[i%len(sks)], root)}
 	wantMemo.Store(wantKey{s.PublicKey, s.Root, s.Signature}, true)
 	return s
 }
-
-// hashed returns root hashed to G2, hashing each root once per test binary
-// (the tests sign many sets of one root).
-func hashed(root [32]byte) *crypto.HashedMessage {
-	if h, ok := hashMemo.Load(root); ok {
-		return h.(*crypto.HashedMessage)
-	}
-	h := crypto.HashMessage(root[:])
-	hashMemo.Store(root, h)
-	return h
-}
-
-var hashMemo sync.Map // [32]byte -> *crypto.HashedMessage
 
 // want returns what verifying each set alone says: the reference verdicts,
 // computed on every core. A set's verdict is computed once per test binary

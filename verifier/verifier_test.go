@@ -14,6 +14,7 @@ import (
 	"github.com/attpool/attpool/crypto"
 	"github.com/attpool/attpool/internal/curve"
 	"github.com/attpool/attpool/internal/par"
+	"github.com/attpool/attpool/internal/signtest"
 )
 
 // sameRoot returns n valid sets over one root, keys start..start+n-1 (modulo
@@ -32,7 +33,7 @@ func sameRoot(t testing.TB, n, start int) []Set {
 	}
 	par.For(min(n, len(sks)), 1, func(j int) {
 		if k := (start + j) % len(sks); r.sigs[k] == nil {
-			sig := hashed(r.root).Sign(sks[k]).Bytes()
+			sig := signtest.Sign(sks[k], r.root)
 			r.sigs[k] = &sig
 			wantMemo.Store(wantKey{pks[k], r.root, sig}, true)
 		}
