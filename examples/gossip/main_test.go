@@ -27,6 +27,9 @@ func small() config {
 // block packs every accepted attester and the JSON report has its fields.
 func TestRun(t *testing.T) {
 	cfg := small()
+	if testing.Short() {
+		cfg.Slots = 1
+	}
 	rep, err := run(cfg)
 	if err != nil {
 		t.Fatal(err)
