@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -104,8 +105,12 @@ func (r *recordTB) Helper()                  {}
 func (r *recordTB) Fatal(args ...any)        { r.fatal = fmt.Sprint(args...) }
 func (r *recordTB) Skipf(f string, a ...any) { r.skip = fmt.Sprintf(f, a...) }
 
-func TestSpecTestsSkipsOnlyWhenUnset(t *testing.T) {
+// TestSpecTestsSkipsWithoutVectors: SpecTests skips when the variable is
+// unset or names no path, fails when it names a file, and returns the folder
+// it names.
+func TestSpecTestsSkipsWithoutVectors(t *testing.T) {
 	_, repo := tree(t)
+	mkfile(t, filepath.Join(repo, "afile"))
 	t.Chdir(repo)
 	t.Setenv(Variable, "")
 	r := &recordTB{TB: t}
@@ -116,8 +121,14 @@ func TestSpecTestsSkipsOnlyWhenUnset(t *testing.T) {
 	t.Setenv(Variable, "no/such/folder")
 	r = &recordTB{TB: t}
 	SpecTests(r)
+	if !strings.Contains(r.skip, filepath.Join(repo, "no", "such", "folder")) || r.fatal != "" {
+		t.Errorf("missing folder: skip %q, fatal %q; want a skip naming the folder", r.skip, r.fatal)
+	}
+	t.Setenv(Variable, "afile")
+	r = &recordTB{TB: t}
+	SpecTests(r)
 	if r.fatal == "" || r.skip != "" {
-		t.Errorf("missing folder: skip %q, fatal %q; want a failure", r.skip, r.fatal)
+		t.Errorf("a file: skip %q, fatal %q; want a failure", r.skip, r.fatal)
 	}
 	t.Setenv(Variable, ".")
 	r = &recordTB{TB: t}
