@@ -65,10 +65,16 @@ func (q *jobQueue) compact() {
 // extract removes the jobs for which match is true and returns them, in
 // order.
 func (q *jobQueue) extract(match func(*job) bool) []*job {
+	return q.extractUpTo(q.len(), match)
+}
+
+// extractUpTo removes the n oldest jobs for which match is true (fewer if
+// fewer match) and returns them, in order.
+func (q *jobQueue) extractUpTo(n int, match func(*job) bool) []*job {
 	var out []*job
 	kept := q.jobs[:q.head]
 	for _, j := range q.jobs[q.head:] {
-		if match(j) {
+		if len(out) < n && match(j) {
 			out = append(out, j)
 		} else {
 			kept = append(kept, j)
@@ -116,7 +122,12 @@ type batcher struct {
 	// sets whose check failed and that are being searched for their
 	// invalid sets: while one is, a backup takes work at once.
 	searching int
-	closed    bool
+	// suspects counts, per peer, the batches being searched that hold a
+	// set it forwarded (when peers are isolated): one of them sent the
+	// invalid signature, not yet found, so their queued sets are taken
+	// after the other peers' (takeSearchingLocked).
+	suspects map[Peer]int
+	closed   bool
 
 	wake       chan struct{} // a token: there may be work
 	wakeBackup chan struct{} // a token for the backups: there may be work
@@ -128,6 +139,7 @@ func newBatcher(cfg Config) *batcher {
 	b := &batcher{
 		policy: cfg.Policy, size: cfg.BatchSize, minBatch: cfg.MinBatch, delay: cfg.BatchDelay,
 		roots:      make(map[[32]byte]*rootQueue),
+		suspects:   make(map[Peer]int),
 		wake:       make(chan struct{}, 1),
 		wakeBackup: make(chan struct{}, 1),
 		wakeApart:  make(chan struct{}, 1),
@@ -345,6 +357,9 @@ func (b *batcher) takeAdaptiveLocked(now time.Time) []*job {
 	if age, _ := b.oldestLocked(now); age >= b.delay {
 		limit = b.size
 	}
+	if len(b.suspects) > 0 && len(b.turn) > 0 {
+		return b.takeSearchingLocked(limit)
+	}
 	var batch []*job
 	for len(batch) < limit && len(b.turn) > 0 {
 		q := b.turn[0]
@@ -357,6 +372,46 @@ func (b *batcher) takeAdaptiveLocked(now time.Time) []*job {
 			b.turn = append(b.turn, q) // its turn again after the others
 		}
 	}
+	return batch
+}
+
+// takeSearchingLocked is takeAdaptiveLocked while batches are searched:
+// the sets of the peers that forwarded none of theirs, the roots in turn,
+// up to limit; when only suspects' sets are queued, those of one suspect,
+// the peer of the oldest (no worker idles while sets wait). Until a search
+// names the invalid set and isolates its peer, that peer's next sets would
+// fail any batch they join, and the valid sets in it would wait for a
+// second search; in a batch of one peer's sets they delay no other peer's.
+func (b *batcher) takeSearchingLocked(limit int) []*job {
+	if batch := b.extractLocked(limit, func(j *job) bool { return b.suspects[j.from] == 0 }); len(batch) > 0 {
+		return batch
+	}
+	from := b.turn[0].front().from
+	return b.extractLocked(limit, func(j *job) bool { return j.from == from })
+}
+
+// extractLocked takes up to limit queued sets for which match is true, the
+// roots in turn: a root taken from has its turn again after the others.
+func (b *batcher) extractLocked(limit int, match func(*job) bool) []*job {
+	var batch []*job
+	var kept, taken []*rootQueue
+	for _, q := range b.turn {
+		var got []*job
+		if len(batch) < limit {
+			got = q.extractUpTo(limit-len(batch), match)
+			batch = append(batch, got...)
+		}
+		switch {
+		case q.len() == 0:
+			delete(b.roots, q.root)
+		case len(got) > 0:
+			taken = append(taken, q)
+		default:
+			kept = append(kept, q)
+		}
+	}
+	clear(b.turn)
+	b.turn = append(append(b.turn[:0], kept...), taken...)
 	return batch
 }
 
@@ -377,20 +432,34 @@ func (b *batcher) queuedLocked() int {
 	return len(b.turn)
 }
 
-// searchStarted records that a batch of other than isolated peers' sets
-// failed its check and is being searched, and wakes a backup: the sets
-// queued behind it need not wait for the search.
-func (b *batcher) searchStarted() {
+// searchStarted records that a batch of other than isolated peers' sets,
+// forwarded by peers, failed its check and is being searched, and wakes a
+// backup: the sets queued behind it need not wait for the search. While it
+// lasts, the peers are suspects (when peers are isolated).
+func (b *batcher) searchStarted(peers []Peer) {
 	b.mu.Lock()
 	b.searching++
+	if b.peers != nil {
+		for _, p := range peers {
+			b.suspects[p]++
+		}
+	}
 	b.mu.Unlock()
 	signal(b.wakeBackup)
 }
 
-// searchEnded records that a search searchStarted recorded is over.
-func (b *batcher) searchEnded() {
+// searchEnded records that a search searchStarted recorded, of a batch
+// forwarded by peers, is over.
+func (b *batcher) searchEnded(peers []Peer) {
 	b.mu.Lock()
 	b.searching--
+	if b.peers != nil {
+		for _, p := range peers {
+			if b.suspects[p]--; b.suspects[p] <= 0 {
+				delete(b.suspects, p)
+			}
+		}
+	}
 	b.mu.Unlock()
 }
 
@@ -504,10 +573,11 @@ func (p *Pool) verify(batch []*job, apart bool) {
 	if apart {
 		p.metrics.isolated.Add(float64(len(batch)))
 	}
-	invalid, searched := 0, false
+	invalid := 0
 	var searching func()
+	var suspects []Peer // nil: no search began
 	if !apart {
-		searching = func() { searched = true; p.batch.searchStarted() }
+		searching = func() { suspects = peersOf(batch); p.batch.searchStarted(suspects) }
 	}
 	p.check(sets, func(i int, valid bool) {
 		j := batch[i]
@@ -522,8 +592,8 @@ func (p *Pool) verify(batch []*job, apart bool) {
 		}
 		p.done.report(verdict{j, valid})
 	}, searching)
-	if searched {
-		p.batch.searchEnded()
+	if suspects != nil {
+		p.batch.searchEnded(suspects)
 	}
 	took := time.Since(start)
 	if !apart && invalid == 0 {
@@ -533,6 +603,20 @@ func (p *Pool) verify(batch []*job, apart bool) {
 	}
 	p.metrics.verifyTime.Observe(took.Seconds())
 	p.log.WithFields(logrus.Fields{"sets": len(sets), "invalid": invalid, "apart": apart, "took": took}).Debug("verified batch")
+}
+
+// peersOf returns the distinct peers that forwarded the batch's sets,
+// NoPeer left out, as a non-nil slice.
+func peersOf(batch []*job) []Peer {
+	seen := make(map[Peer]bool)
+	out := []Peer{}
+	for _, j := range batch {
+		if j.from != NoPeer && !seen[j.from] {
+			seen[j.from] = true
+			out = append(out, j.from)
+		}
+	}
+	return out
 }
 
 // decodeSignatures decodes the batch's undecoded signatures, in parallel,

@@ -3,6 +3,8 @@ package pool
 import (
 	"context"
 	"errors"
+	"maps"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -170,14 +172,77 @@ func TestBackupTakesOver(t *testing.T) {
 				wantResult(t, <-badc, Reject, ErrInvalidSignature)
 				synctest.Wait()
 				p.batch.mu.Lock()
-				n := p.batch.searching
+				n, suspects := p.batch.searching, len(p.batch.suspects)
 				p.batch.mu.Unlock()
-				if n != 0 {
-					t.Errorf("searching %d after the search ended, want 0", n)
+				if n != 0 || suspects != 0 {
+					t.Errorf("searching %d, %d suspects after the search ended, want none", n, suspects)
 				}
 			})
 		})
 	}
+}
+
+// gated is searchSignal whose first call waits for gate to close.
+type gated struct {
+	*searchSignal
+	gate   chan struct{}
+	passed atomic.Bool
+}
+
+func (g *gated) VerifyStreamSearch(sets []verifier.Set, report func(int, bool), searching func()) {
+	if !g.passed.Swap(true) {
+		<-g.gate
+	}
+	g.searchSignal.VerifyStreamSearch(sets, report, searching)
+}
+
+// TestSearchSuspects: while a batch is searched, the peers that forwarded
+// its sets are suspects (NoPeer never is), until the search ends; then the
+// peer of its invalid set is isolated.
+func TestSearchSuspects(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, 1, 16, 100)
+		e.setSlot(testSlot, 1000)
+		d := e.data(testSlot)
+		s := &slowSearch{v: newTestVerifier(t), searched: make(chan struct{}, 4), release: make(chan struct{})}
+		// The first call, of a valid set, waits at gate: the three queued
+		// meanwhile make the primary's next batch (no backup: one worker).
+		g := &gated{searchSignal: &searchSignal{s}, gate: make(chan struct{})}
+		p := e.pool(Config{VerifyWorkers: 1, SignatureVerifier: g})
+		ctx := context.Background()
+		warm, subnet := e.single(d, 0, 0)
+		warmc := p.ValidateAttestationAsync(ctx, warm, subnet)
+		synctest.Wait()
+		bad, subnet := e.single(d, 0, 1)
+		bad.Signature = e.sign(bad.AttesterIndex, [32]byte{7})
+		cs := []<-chan Result{p.ValidateAttestationFromAsync(ctx, "attacker", bad, subnet)}
+		for pos, from := range []Peer{"honest", NoPeer} {
+			att, subnet := e.single(d, 0, uint64(pos+2))
+			cs = append(cs, p.ValidateAttestationFromAsync(ctx, from, att, subnet))
+		}
+		synctest.Wait()
+		close(g.gate)
+		wantResult(t, <-warmc, Accept, nil)
+		<-s.searched
+		p.batch.mu.Lock()
+		got := maps.Clone(p.batch.suspects)
+		p.batch.mu.Unlock()
+		if want := map[Peer]int{"attacker": 1, "honest": 1}; !maps.Equal(got, want) {
+			t.Errorf("suspects during the search %v, want %v", got, want)
+		}
+		close(s.release)
+		wantResult(t, <-cs[0], Reject, ErrInvalidSignature)
+		for _, c := range cs[1:] {
+			wantResult(t, <-c, Accept, nil)
+		}
+		synctest.Wait()
+		p.batch.mu.Lock()
+		n := len(p.batch.suspects)
+		p.batch.mu.Unlock()
+		if n != 0 || p.batch.isolatedPeers() != 1 {
+			t.Errorf("after the search: %d suspects, %d isolated peers; want none, the attacker", n, p.batch.isolatedPeers())
+		}
+	})
 }
 
 // TestUndecodableSignatureInBatch: when submitters are already decoding,

@@ -99,7 +99,13 @@
 // waits in an isolated peer's lane, forwarded by a peer that is not
 // isolated, takes it out to the others' queues and answers for it, so an
 // attacker that forwards valid messages first cannot hold up their honest
-// copies. The scores are
+// copies. Before a peer is found out, its first invalid signature fails a
+// batch of other peers' sets; while that batch is searched, the sets queued
+// from the peers that forwarded its sets (suspects: one of them sent the
+// invalid signature) are taken after every other peer's, so that the
+// backup's batch holds none of the attacker's next invalid signatures and
+// does not fail too; when only suspects' sets are queued, one suspect's
+// are taken at a time (no worker idles while sets wait). The scores are
 // kept for at most Config.MaxPeers peers (1024 by default, a few dozen
 // bytes and the peer's ID each); when the table is full, a new peer takes
 // the place of the lowest score. NoPeer is never isolated; BatchFixed, the

@@ -3,6 +3,7 @@ package pool
 import (
 	"context"
 	"fmt"
+	"maps"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -429,4 +430,76 @@ func TestIsolatedPeerVouched(t *testing.T) {
 			t.Fatalf("lane batch %d after 15 valid sets, want %d", got, isolatedBatch)
 		}
 	})
+}
+
+// TestBatcherSuspectsLast: while a batch is searched for its invalid set,
+// the queued sets of the peers that forwarded its sets are taken after the
+// other peers' (the roots still in turn), and when nothing else is queued,
+// one suspect's sets at a time; a peer stays a suspect until the last
+// search of a batch it is in ends, and without peer isolation nothing
+// changes.
+func TestBatcherSuspectsLast(t *testing.T) {
+	from := func(batch []*job) map[Peer]int {
+		out := map[Peer]int{}
+		for _, j := range batch {
+			out[j.from]++
+		}
+		return out
+	}
+	b := newTestBatcher(t, Config{BatchSize: 1024})
+	b.add(testJobs(1, 3, "a")...)
+	b.add(testJobs(1, 2, "b")...)
+	b.add(testJobs(2, 2, "a")...)
+	b.add(testJobs(2, 1, NoPeer)...)
+	b.searchStarted([]Peer{"a", "x"})
+	b.searchStarted([]Peer{"a"})
+	for _, step := range []struct {
+		r    role
+		want map[Peer]int
+	}{
+		{backup, map[Peer]int{"b": 2, NoPeer: 1}}, // a backup takes work at once during a search
+		{primary, map[Peer]int{"a": 5}},           // only suspects' sets queued: taken
+	} {
+		batch, _, _, _ := b.take(step.r)
+		if got := from(batch); !maps.Equal(got, step.want) {
+			t.Fatalf("batch from %v, want %v", got, step.want)
+		}
+	}
+	b.add(testJobs(1, 1, "a")...)
+	b.add(testJobs(3, 1, "c")...)
+	b.searchEnded([]Peer{"a"}) // a is still in the other search
+	for _, want := range []map[Peer]int{{"c": 1}, {"a": 1}} {
+		batch, _, _, _ := b.take(primary)
+		if got := from(batch); !maps.Equal(got, want) {
+			t.Fatalf("batch from %v, want %v", got, want)
+		}
+	}
+	// Only suspects' sets queued: one suspect's at a time, the oldest's
+	// first, so that the invalid one fails no other peer's batch.
+	b.add(testJobs(1, 1, "a")...)
+	b.add(testJobs(2, 2, "x")...)
+	b.add(testJobs(1, 1, "a")...)
+	for _, want := range []map[Peer]int{{"a": 2}, {"x": 2}} {
+		batch, _, _, _ := b.take(backup)
+		if got := from(batch); !maps.Equal(got, want) {
+			t.Fatalf("batch from %v, want %v", got, want)
+		}
+	}
+	b.searchEnded([]Peer{"a", "x"})
+	if len(b.suspects) != 0 {
+		t.Fatalf("suspects %v after every search ended", b.suspects)
+	}
+	b.add(testJobs(1, 1, "a")...)
+	b.add(testJobs(1, 1, "b")...)
+	if batch, _, _, _ := b.take(primary); len(batch) != 2 {
+		t.Fatalf("batch of %d after the searches, want both sets", len(batch))
+	}
+
+	off := newTestBatcher(t, Config{BatchSize: 1024, MaxPeers: -1})
+	off.add(testJobs(1, 1, "a")...)
+	off.add(testJobs(1, 1, "b")...)
+	off.searchStarted([]Peer{"a"})
+	if batch, _, _, _ := off.take(backup); len(batch) != 2 || len(off.suspects) != 0 {
+		t.Fatalf("without isolation: batch of %d, suspects %v; want 2 sets, none", len(batch), off.suspects)
+	}
 }
