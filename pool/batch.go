@@ -360,19 +360,7 @@ func (b *batcher) takeAdaptiveLocked(now time.Time) []*job {
 	if len(b.suspects) > 0 && len(b.turn) > 0 {
 		return b.takeSearchingLocked(limit)
 	}
-	var batch []*job
-	for len(batch) < limit && len(b.turn) > 0 {
-		q := b.turn[0]
-		n := min(q.len(), limit-len(batch))
-		batch = append(batch, q.take(n)...)
-		b.turn = b.turn[1:]
-		if q.len() == 0 {
-			delete(b.roots, q.root)
-		} else {
-			b.turn = append(b.turn, q) // its turn again after the others
-		}
-	}
-	return batch
+	return b.extractLocked(limit, nil)
 }
 
 // takeSearchingLocked is takeAdaptiveLocked while batches are searched:
@@ -390,17 +378,22 @@ func (b *batcher) takeSearchingLocked(limit int) []*job {
 	return b.extractLocked(limit, func(j *job) bool { return j.from == from })
 }
 
-// extractLocked takes up to limit queued sets for which match is true, the
-// roots in turn: a root taken from has its turn again after the others.
+// extractLocked takes up to limit queued sets for which match is true (every
+// set if match is nil), the roots in turn, each root's oldest first: a root
+// taken from has its turn again after the others.
 func (b *batcher) extractLocked(limit int, match func(*job) bool) []*job {
 	var batch []*job
 	var kept, taken []*rootQueue
 	for _, q := range b.turn {
 		var got []*job
-		if len(batch) < limit {
-			got = q.extractUpTo(limit-len(batch), match)
-			batch = append(batch, got...)
+		switch n := limit - len(batch); {
+		case n <= 0:
+		case match == nil:
+			got = q.take(min(q.len(), n))
+		default:
+			got = q.extractUpTo(n, match)
 		}
+		batch = append(batch, got...)
 		switch {
 		case q.len() == 0:
 			delete(b.roots, q.root)
