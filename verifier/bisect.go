@@ -307,7 +307,8 @@ func (c *call) sortLevel(frontier []node) level {
 
 // tryExpMethod runs the exponentiation method on nodes likely to hold a
 // single invalid set each and returns those it did not resolve, to be
-// halved (the small ones are checked one by one instead).
+// halved (the small ones, and every one once the dense budget is spent, are
+// checked one by one instead).
 func (c *call) tryExpMethod(em []node) []node {
 	if len(em) == 0 {
 		return nil
@@ -318,7 +319,9 @@ func (c *call) tryExpMethod(em []node) []node {
 		c.spent += c.sumsCost(nd) + c.checkCost(nd.lo, nd.hi)
 		switch {
 		case done[x]:
-		case nd.size() <= individualBelow:
+		case nd.size() <= individualBelow || c.spent > c.budget:
+			// Small, or the budget is spent (a small call's is about
+			// one check): halving would only add checks.
 			c.checkAlone(allOf(nd))
 		default:
 			nd.em = false

@@ -108,9 +108,10 @@
 //     hold a single invalid set tries the exponentiation method with the
 //     secret scalars, its suspect decided by its one-set check. Ranges of
 //     at most 4 sets are checked one by one, in parallel; so is everything
-//     left once bisection has spent 15% of what checking every set alone
-//     would cost (the locate step: 50%, or as soon as its first two levels
-//     name no invalid set), which happens when invalid sets are many; and
+//     left once bisection has spent, from the whole call's failed check,
+//     15% of what checking every set alone would cost (the locate step:
+//     50%, or as soon as its first two levels name no invalid set), which
+//     happens when invalid sets are many; and
 //     when the recent share puts an invalid set in every four, a failing
 //     call checks every set alone at once. A call over 64 roots or more
 //     with fewer than 6 sets a root on average (the aggregate topic's: a

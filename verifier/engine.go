@@ -38,10 +38,13 @@ const (
 )
 
 // denseBudget is the share of the cost of checking every candidate alone
-// that bisection may spend before the rest is checked one by one: the most
-// a search can waste when invalid sets are too dense for it to pay, so a
-// dense call costs at most about 1.15 times checking each set alone
-// (TestDenseSwitch holds a half-invalid call within 1.2 checks per set).
+// that bisection may spend, counted from the failed check of the whole call
+// (its own sums and check, which every call pays, are not the search's),
+// before the rest is checked one by one: the most a search can waste when
+// invalid sets are too dense for it to pay, so a dense call costs at most
+// about 1.15 times checking each set alone (TestDenseSwitch holds a
+// half-invalid call within 1.2 checks per set). A call of a few sets has
+// about one check of budget: one try of the exponentiation method.
 // By the cost model, a search costs about 2 log2(n) checks per invalid set
 // among n, so 15% lets it find about 0.15 n / (2 log2 n) of them: 14 in a
 // call of 2,048, where a denser call is bisected only to that point.
@@ -203,7 +206,6 @@ func (v *Verifier) verify(sets []Set, report func(i int, valid bool), searching 
 		return c.out
 	}
 	c.hashRoots()
-	c.budget = denseBudget * float64(len(c.cand)) * costSingle
 	cb := firstChecksBits
 	if c.manyRoots = c.manyRootsCall(); c.manyRoots {
 		cb = chunkFirstChecksBits
@@ -549,9 +551,19 @@ func (c *call) randomScalars() {
 	r := newRand()
 	_, _ = r.Read(c.scalars)
 	for k := range c.cand {
-		for s := c.scalar(k); isZero(s); {
+		s := c.scalar(k)
+		for c.clip(s); isZero(s); c.clip(s) {
 			_, _ = r.Read(s)
 		}
+	}
+}
+
+// clip clears the bits of scalar s above the call's nbits: the sums read
+// only nbits bits, and the exponentiation method's weighted scalars
+// (locate) multiply the whole bytes, so the two must agree.
+func (c *call) clip(s []byte) {
+	if extra := c.nbytes*8 - c.nbits; extra > 0 {
+		s[c.nbytes-1] &= 0xff >> extra
 	}
 }
 
@@ -724,6 +736,10 @@ func (c *call) checkWhole(whole node) {
 		return
 	}
 	c.searchBegins()
+	// The dense budget is the search's: the call's own sums and check,
+	// which every call pays, leave it whole (a small call's would take
+	// all of it and send every set to be checked alone).
+	c.budget = c.spent + denseBudget*float64(whole.size())*costSingle
 	whole = whole.failing(A, whole.size() <= emRoot, true)
 	switch {
 	case c.chunks != nil && !c.dense(whole.size()):

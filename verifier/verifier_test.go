@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	mrand "math/rand/v2"
 	"slices"
 	"sync"
@@ -479,6 +480,52 @@ func TestBisectionCost(t *testing.T) {
 	}
 	if n := (s.ExpMethod - before.ExpMethod) + (s.Located - before.Located); n != 1 {
 		t.Errorf("the exponentiation method named %d invalid sets, want 1", n)
+	}
+}
+
+// A failing call too small for the fused rounds (it is blinded by random
+// scalars) with one invalid set settles it by the exponentiation method:
+// the whole call's check, the weighted check and the suspect's own, no set
+// checked alone. Before 2026-12-03 every such call of fewer than eight sets
+// checked each set alone: the dense budget went to the call's own check,
+// and the scalars' random bits above SecurityBits+marginBits made the
+// weighted value miss.
+func TestExpMethodSmallCall(t *testing.T) {
+	for _, bits := range []int{64, 128} {
+		v := newVerifier(t, bits)
+		for _, n := range []int{3, 5, 7} {
+			sets := sameRoot(t, n, 0)
+			sets[n/2].Signature = sets[0].Signature
+			before := v.Stats()
+			checkExact(t, v, sets)
+			s := v.Stats()
+			em, checks, alone := s.ExpMethod-before.ExpMethod, s.Checks-before.Checks, s.Individual-before.Individual
+			if em != 1 || checks != 3 || alone != 0 {
+				t.Errorf("%d bits, one invalid set in %d: %d found by the exponentiation method, %d checks, %d sets alone; want 1, 3, 0",
+					bits, n, em, checks, alone)
+			}
+		}
+	}
+}
+
+// The random blinding scalars have no bits above the call's nbits (the sums
+// read nbits bits, the weighted scalars all the bytes) and none is zero.
+func TestRandomScalarsBits(t *testing.T) {
+	for _, bits := range []int{64, 128} {
+		v := newVerifier(t, bits)
+		c := &call{v: v, cand: make([]int, 1000)}
+		c.randomScalars()
+		if c.nbits != bits+marginBits {
+			t.Fatalf("%d bits: scalars of %d bits", bits, c.nbits)
+		}
+		for k := range c.cand {
+			be := slices.Clone(c.scalar(k)) // little-endian
+			slices.Reverse(be)
+			x := new(big.Int).SetBytes(be)
+			if x.Sign() == 0 || x.BitLen() > c.nbits {
+				t.Fatalf("%d bits: scalar %d is %x (%d bits, want 1 to %d)", bits, k, x, x.BitLen(), c.nbits)
+			}
+		}
 	}
 }
 
