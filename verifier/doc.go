@@ -79,12 +79,14 @@
 //     call likely enough for it to pay (by expected cost: at 1% invalid,
 //     for calls of up to about 160 sets), the exponentiation method of
 //     Law and Matt on the whole call (weights 1..m, one more pairing;
-//     B = A^j names the set when it is the only invalid one); otherwise the
-//     call is cut into at least 4 parts of about 64 (over a root or two:
-//     about one per expected invalid set, when that is fewer) whose
-//     plain values show which hold invalid sets, and each failing part
-//     names a suspect the same way, or is halved when no weight matches
-//     (its left half's plain value computed, the right half's by division;
+//     B = A^j names the set when it is the only invalid one), and when it
+//     does not settle the call, the whole call with these two values is the
+//     search's one failing range, halved as below; otherwise the call is cut into at least 4 parts of about
+//     64 (over a root or two: about one per expected invalid set, when that
+//     is fewer) whose plain values show which hold invalid sets, and each
+//     failing range names a suspect the same way, or is halved when no
+//     weight matches (its left half's plain value computed, the right
+//     half's by division;
 //     the left half's weighted value only when both halves fail and, in a
 //     range of at most 128 sets, the two plain values do not name a suspect
 //     in each half by themselves). Each
@@ -110,8 +112,8 @@
 //     at most 4 sets are checked one by one, in parallel; so is everything
 //     left once bisection has spent, from the whole call's failed check,
 //     15% of what checking every set alone would cost (the locate step:
-//     50%, or as soon as its first two levels name no invalid set), which
-//     happens when invalid sets are many; and
+//     50%, or as soon as its first two levels of parts' size name no
+//     invalid set), which happens when invalid sets are many; and
 //     when the recent share puts an invalid set in every four, a failing
 //     call checks every set alone at once. A call over 64 roots or more
 //     with fewer than 6 sets a root on average (the aggregate topic's: a

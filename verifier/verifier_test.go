@@ -508,6 +508,27 @@ func TestExpMethodSmallCall(t *testing.T) {
 	}
 }
 
+// A failing call that tryWhole does not settle (two invalid sets) is
+// searched by halving the whole call, whose values tryWhole made: in a call
+// of 15 sets, 6-7 pairings (checks and sets alone), where cutting it into
+// four parts took 14 (the failing parts, of four sets or fewer, were then
+// checked set by set).
+func TestSearchFromWhole(t *testing.T) {
+	for _, bad := range [][2]int{{1, 6}, {1, 12}} {
+		v := newVerifier(t, 64) // no recent invalid sets: tryWhole runs
+		sets := sameRoot(t, 15, 0)
+		for _, i := range bad {
+			sets[i].Signature = sets[i+1].Signature
+		}
+		before := v.Stats()
+		checkExact(t, v, sets)
+		s := v.Stats()
+		if ops := (s.Checks - before.Checks) + (s.Individual - before.Individual); ops > 8 {
+			t.Errorf("invalid sets %v of 15: %d checks and %d sets alone", bad, s.Checks-before.Checks, s.Individual-before.Individual)
+		}
+	}
+}
+
 // The random blinding scalars have no bits above the call's nbits (the sums
 // read nbits bits, the weighted scalars all the bytes) and none is zero.
 func TestRandomScalarsBits(t *testing.T) {
