@@ -139,7 +139,9 @@ func BenchmarkSubgroup(b *testing.B) {
 // ("mixed") or a root per set ("distinct", as the aggregators' own
 // signatures on the aggregate topic): one invalid, 1% and 5% invalid
 // (another set's valid signature: in G2, wrong for its key), and one
-// signature outside G2. Each iteration
+// signature outside G2; the 1% call also through VerifyStream
+// ("bad=1%/stream"), as the pool verifies, which adds the check that
+// answers the sets outside the ranges still searched early. Each iteration
 // times, one after the other, the all-valid call, the failing call and
 // localisationSingles single-signature verifications (decoding with the
 // subgroup check and crypto.Verify, hash included, on one goroutine), so
@@ -173,11 +175,11 @@ func BenchmarkLocalisation(b *testing.B) {
 			for _, tc := range localisationCases(b, valid) {
 				b.Run(fmt.Sprintf("%s/n=%d/%s", layout, n, tc.name), func(b *testing.B) {
 					v := newBenchVerifier(b, 64)
-					v.Verify(tc.sets) // the recent share, as in a stream of such calls
+					tc.verify(v) // the recent share, as in a stream of such calls
 					var base, bad, single timed
 					for b.Loop() {
 						base.add(func() { vClean.Verify(valid) })
-						bad.add(func() { v.Verify(tc.sets) })
+						bad.add(func() { tc.verify(v) })
 						single.add(func() { verifySingles(b, all[:localisationSingles]) })
 					}
 					tSingle, cSingle := single.per(b.N * localisationSingles)
@@ -189,7 +191,7 @@ func BenchmarkLocalisation(b *testing.B) {
 					b.ReportMetric(c/cBase, "cpu-x-valid")
 					b.ReportMetric((c-cBase)/float64(tc.bad)/cSingle, "cpu-single/invalid")
 					s0 := v.Stats()
-					v.Verify(tc.sets)
+					tc.verify(v)
 					s1 := v.Stats()
 					work := s1.Checks - s0.Checks - 1 + s1.Individual - s0.Individual
 					b.ReportMetric(float64(work)/float64(tc.bad), "checks/invalid")
@@ -284,9 +286,19 @@ func (t *timed) per(n int) (wall, cpu float64) {
 }
 
 type localisationCase struct {
-	name string
-	sets []verifier.Set
-	bad  int
+	name   string
+	sets   []verifier.Set
+	bad    int
+	stream bool // through VerifyStream, as the pool verifies, not Verify
+}
+
+// verify verifies the case's sets with v, as the case says.
+func (tc *localisationCase) verify(v *verifier.Verifier) {
+	if tc.stream {
+		v.VerifyStream(tc.sets, func(int, bool) {})
+		return
+	}
+	v.Verify(tc.sets)
 }
 
 // localisationCases returns the failing calls made from valid.
@@ -303,11 +315,13 @@ func localisationCases(b *testing.B, valid []verifier.Set) []localisationCase {
 	outside := append([]verifier.Set(nil), valid...)
 	i := rng.IntN(n)
 	outside[i].Signature = shiftOutsideG2(b, outside[i].Signature)
+	one, pct := withInvalid(1), withInvalid(n/100)
 	return []localisationCase{
-		{"bad=1", withInvalid(1), 1},
-		{"bad=1%", withInvalid(n / 100), n / 100},
-		{"bad=5%", withInvalid(n / 20), n / 20},
-		{"outsideG2=1", outside, 1},
+		{name: "bad=1", sets: one, bad: 1},
+		{name: "bad=1%", sets: pct, bad: n / 100},
+		{name: "bad=1%/stream", sets: pct, bad: n / 100, stream: true},
+		{name: "bad=5%", sets: withInvalid(n / 20), bad: n / 20},
+		{name: "outsideG2=1", sets: outside, bad: 1},
 	}
 }
 

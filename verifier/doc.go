@@ -95,11 +95,13 @@
 //     sets gives them up one by one. The call less the invalid sets found
 //     is then checked under the call's secret scalars (its value is the
 //     call's over the found sets' terms, no new pairing) and accepts every
-//     other set; when the search needs a second level and the ranges
-//     still searched hold at most a quarter of the call, the call less
-//     those ranges is checked the same way first, so most valid sets are
-//     answered early (past a quarter, as at 5% invalid, those ranges' sums
-//     cost more than answering the few sets outside them early is worth).
+//     other set; in a streaming call, when the search needs a second
+//     level and the ranges still searched hold at most a quarter of the
+//     call, the call less those ranges is checked the same way first, so
+//     most valid sets are answered early (past a quarter, as at 5%
+//     invalid, those ranges' sums cost more than answering the few sets
+//     outside them early is worth; Verify, which answers every set
+//     together, skips that check).
 //     If that final check fails (crafted
 //     signatures can fool the public weights), the call is bisected with
 //     the secret scalars: a large call is split into parts of about 64 at

@@ -756,6 +756,39 @@ func TestVerifyStream(t *testing.T) {
 	}
 }
 
+// TestEarlyCheckStreamOnly: the check that accepts a failing call's sets
+// outside the ranges still searched runs in VerifyStream, which answers
+// those sets with it, and not in Verify, which answers every set together:
+// on the same call (two invalid sets in one part, one in another, as in
+// TestVerifyStreamEarly) from Verifiers in the same state, Verify makes one
+// check fewer, and both give every set its verdict alone.
+func TestEarlyCheckStreamOnly(t *testing.T) {
+	sets := sameRoot(t, 600, 0)
+	for _, i := range []int{10, 11, 400} {
+		sets[i].Signature = sets[i+1].Signature
+	}
+	exp := want(sets)
+	checks := func(run func(v *Verifier) []bool) int64 {
+		v := newVerifier(t, 64)
+		got := run(v)
+		for i := range sets {
+			if got[i] != exp[i] {
+				t.Fatalf("set %d: verdict %v, alone %v", i, got[i], exp[i])
+			}
+		}
+		return v.Stats().Checks
+	}
+	plain := checks(func(v *Verifier) []bool { return v.Verify(sets) })
+	stream := checks(func(v *Verifier) []bool {
+		got := make([]bool, len(sets))
+		v.VerifyStream(sets, func(i int, ok bool) { got[i] = ok })
+		return got
+	})
+	if stream != plain+1 {
+		t.Fatalf("checks: VerifyStream %d, Verify %d; want one more in VerifyStream (the early check)", stream, plain)
+	}
+}
+
 // TestVerifyStreamSearch: searching is called once, before the first
 // invalid verdict, when a call fails its check together (on the fused path
 // and on the small calls' path, an invalid signature or a point outside G2);
