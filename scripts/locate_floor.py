@@ -21,6 +21,8 @@ The search has the whole call's value P under the call's scalars for free
   - one one-set check per invalid set (requirement 5).
 It also models verifier's parts: m ranges whose plain values are computed
 (m - 1 values), a weighted value per failing part, then the same halving.
+The best number of parts is the least of noisy estimates over m = 1 to
+2k+1, which leans low: the floor it gives errs on the generous side.
 
 Run: python3 scripts/locate_floor.py
 """
