@@ -96,7 +96,7 @@ func TestBatchFixedDelay(t *testing.T) {
 // a root's sets go together, and a root with one set is not held up by a
 // root with many.
 func TestBatchAdaptiveRoundRobin(t *testing.T) {
-	b := newTestBatcher(t, Config{BatchSize: 4, BatchDelay: time.Hour})
+	b := newTestBatcher(t, Config{BatchSize: 4, BatchDelay: time.Hour, LatencyBudget: -1})
 	b.add(testJobs(1, 1, NoPeer)...)
 	if batch, _, _, _ := b.take(primary); len(batch) != 1 {
 		t.Fatalf("a lone set: batch %v", roots(batch))

@@ -49,8 +49,7 @@ type Config struct {
 	BatchSize int
 	// BatchDelay is, under BatchFixed, how long the oldest queued set waits
 	// for MinBatch sets before the queue is verified anyway. Under
-	// BatchAdaptive, which never waits while a verify worker is free, it is
-	// the latency bound of a batch: a batch is cut to the number of sets the
+	// BatchAdaptive it is the latency bound of a batch: a batch is cut to the number of sets the
 	// recent passing batches verified, per set, in BatchDelay of wall time, so that
 	// the verification of one batch (what a set that arrives while every
 	// worker is busy waits for, and then what its own batch takes) lasts
@@ -61,6 +60,18 @@ type Config struct {
 	// DefaultConfig().BatchDelay under BatchAdaptive and FixedBatchDelay
 	// under BatchFixed.
 	BatchDelay time.Duration
+	// LatencyBudget is, under BatchAdaptive, the longest a signature set
+	// waits for companions (sets that arrive after it) before its batch's
+	// verification starts, when a verify worker is free. Within it the pool
+	// starts a batch at once or waits, whichever costs less CPU per set by
+	// the cost of its recent batches (a fixed cost per batch, a cost per
+	// signing root and per set, measured as it runs) and the recent arrival
+	// rate of each root: batches grow when waiting is cheap, and no set waits
+	// when nothing is coming. A set waits longer only while every worker is
+	// busy. 0 means DefaultConfig().LatencyBudget; a negative value means
+	// no budget: a free worker takes what is queued at once (the
+	// work-conserving rule). BatchFixed ignores it.
+	LatencyBudget time.Duration
 	// MinBatch is, under BatchFixed, the number of queued sets that makes a
 	// batch without waiting for BatchDelay; 1 means no wait at all (a free
 	// worker takes what is queued). 0 means BatchSize: only a full batch
@@ -125,10 +136,11 @@ type Config struct {
 type BatchPolicy int
 
 const (
-	// BatchAdaptive, the default, is work-conserving: a verify worker that
-	// is free takes what is queued at once, so batches are small when
-	// traffic is light and grow with the backlog under load (the sets that
-	// arrived while the workers were busy go together). Queued sets are
+	// BatchAdaptive, the default: a verify worker that is free takes what
+	// is queued at once, or waits for more sets, within
+	// Config.LatencyBudget, when a larger batch costs less per set; batches
+	// grow with the backlog under load (the sets that arrived while the
+	// workers were busy go together). Queued sets are
 	// grouped by signing root, so that the verifier's same-root check pays;
 	// the roots take turns, so a root with few sets is not held up by one
 	// with many; BatchDelay bounds the verification time of a batch. Sets
@@ -235,6 +247,7 @@ func DefaultConfig() Config {
 		SlotDuration:      12 * time.Second,
 		BatchSize:         1024,
 		BatchDelay:        50 * time.Millisecond,
+		LatencyBudget:     5 * time.Millisecond,
 		MaxPending:        2 * attestationsPerSlot,
 		MaxPeers:          1024,
 		MaxAggregates:     TargetAggregatorsPerCommittee / 2 * keptCommittees,
@@ -278,6 +291,7 @@ func (c *Config) fillDefaults() {
 		orDefault(&c.BatchDelay, FixedBatchDelay)
 	}
 	orDefault(&c.BatchDelay, d.BatchDelay)
+	orDefault(&c.LatencyBudget, d.LatencyBudget)
 	orDefault(&c.MinBatch, c.BatchSize)
 	orDefault(&c.VerifyWorkers, runtime.GOMAXPROCS(0))
 	orDefault(&c.MaxPeers, d.MaxPeers)
