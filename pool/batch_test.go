@@ -189,3 +189,40 @@ func TestConfigBatching(t *testing.T) {
 		t.Fatalf("defaults: %v %+v", err, c)
 	}
 }
+
+// TestBatchSideBySide: with room for two calls of sideBySideWidth workers,
+// a backup takes sideBySideMin queued sets at once beside the calls being
+// verified, as long as the calls in flight leave room for one more; on a
+// machine without the room it waits for BatchDelay as before.
+func TestBatchSideBySide(t *testing.T) {
+	b := newTestBatcher(t, Config{VerifyWorkers: 2 * sideBySideWidth, BatchDelay: time.Hour, LatencyBudget: -1})
+	b.add(testJobs(1, 10, NoPeer)...)
+	if batch, _, _, _ := b.take(primary); len(batch) != 10 {
+		t.Fatalf("primary took %d", len(batch))
+	}
+	b.add(testJobs(2, sideBySideMin-1, NoPeer)...)
+	if batch, _, wait, _ := b.take(backup); batch != nil || wait <= 0 {
+		t.Fatalf("below sideBySideMin: backup took %d, wait %v", len(batch), wait)
+	}
+	b.add(testJobs(2, 1, NoPeer)...)
+	if batch, _, _, _ := b.take(backup); len(batch) != sideBySideMin {
+		t.Fatalf("at sideBySideMin: backup took %d", len(batch))
+	}
+	// Two calls in flight fill the machine: a third waits.
+	b.add(testJobs(3, 2*sideBySideMin, NoPeer)...)
+	if batch, _, wait, _ := b.take(backup); batch != nil || wait <= 0 {
+		t.Fatalf("two calls in flight: backup took %d, wait %v", len(batch), wait)
+	}
+	b.verified(10, 1, time.Millisecond, true)
+	if batch, _, _, _ := b.take(backup); len(batch) != 2*sideBySideMin {
+		t.Fatalf("one call in flight: backup took %d", len(batch))
+	}
+
+	small := newTestBatcher(t, Config{VerifyWorkers: 2*sideBySideWidth - 1, BatchDelay: time.Hour, LatencyBudget: -1})
+	small.add(testJobs(1, 1, NoPeer)...)
+	small.take(primary)
+	small.add(testJobs(2, 4*sideBySideMin, NoPeer)...)
+	if batch, _, wait, _ := small.take(backup); batch != nil || wait <= 0 {
+		t.Fatalf("no room for two calls: backup took %d, wait %v", len(batch), wait)
+	}
+}
