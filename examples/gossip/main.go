@@ -70,7 +70,7 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"runtime/pprof"
+	"sync"
 	"time"
 
 	"github.com/attpool/attpool/pool"
@@ -261,16 +261,14 @@ func run(cfg config) (*report, error) {
 	rep.AggregateSeconds = time.Since(t0).Seconds()
 	logf("generated the aggregates of %d slot(s) in %.2fs", len(e.loads), rep.AggregateSeconds)
 
+	stopProfile := func() {}
 	if cfg.CPUProfile != "" {
-		f, err := os.Create(cfg.CPUProfile)
+		stop, err := startProfile(cfg.CPUProfile)
 		if err != nil {
 			return nil, err
 		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return nil, err
-		}
-		defer pprof.StopCPUProfile()
+		stopProfile = sync.OnceFunc(stop)
+		defer stopProfile()
 	}
 	batched := pool.Config{BatchSize: cfg.Batch}
 	perSig := batched
@@ -329,9 +327,7 @@ func run(cfg config) (*report, error) {
 		rep.Block.Coverage = float64(g.attestersIncluded) / float64(g.attestersAccepted)
 	}
 	logf("batched, gossip load: %d messages in %.2fs, %d faults, %d found (%d wrong)", g.messages, rep.FaultsWallSeconds, rep.FaultsInjected, rep.FaultsFound, g.nWrong)
-	if cfg.CPUProfile != "" {
-		pprof.StopCPUProfile()
-	}
+	stopProfile()
 
 	// The baseline: the loads through per-signature verification. Its
 	// verdicts are checked too.
