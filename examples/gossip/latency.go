@@ -12,6 +12,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"runtime"
+	"runtime/metrics"
 	"slices"
 	"strconv"
 	"sync"
@@ -229,6 +230,7 @@ type runOutcome struct {
 	lag       time.Duration // the latest a message was submitted after its arrival time
 	calls     int           // verification calls (batches) the pool made
 	sets      int           // signature sets in them
+	scheds    float64       // goroutines made to run (schedulings), estimated
 }
 
 // buildLatencyLoads signs the attestations of the slot's committees on the
@@ -359,9 +361,9 @@ func measure(pc pool.Config, net *pooltest.Network, l *latencyLoad, send func(p 
 	n := len(l.msgs)
 	res, lat := make([]pool.Result, n), make([]time.Duration, n)
 	runtime.GC()
-	cpu0, start := cpuTime(), time.Now()
+	cpu0, sched0, start := cpuTime(), schedulings(), time.Now()
 	lag := send(p, res, lat)
-	out := runOutcome{messages: n, wall: time.Since(start), cpu: cpuTime() - cpu0, lag: lag}
+	out := runOutcome{messages: n, wall: time.Since(start), cpu: cpuTime() - cpu0, lag: lag, scheds: schedulings() - sched0}
 	out.calls, out.sets = batches(reg)
 	for i := range l.msgs {
 		m := &l.msgs[i]
@@ -372,6 +374,26 @@ func measure(pc pool.Config, net *pooltest.Network, l *latencyLoad, send func(p 
 		out.latency[c] = append(out.latency[c], lat[i])
 	}
 	return out, nil
+}
+
+// schedSample is the sampling of runtime/metrics' /sched/latencies: the
+// runtime times one goroutine transition in every 8 (gTrackingPeriod).
+const schedSample = 8
+
+// schedulings estimates the times the process's goroutines have been made
+// to run so far (wake-ups and new goroutines): the count of
+// /sched/latencies times its sampling.
+func schedulings() float64 {
+	s := []metrics.Sample{{Name: "/sched/latencies:seconds"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindFloat64Histogram {
+		return 0
+	}
+	var n uint64
+	for _, c := range s[0].Value.Float64Histogram().Counts {
+		n += c
+	}
+	return float64(n) * schedSample
 }
 
 // batches is the count and the sum of the pool's batch_sets histogram in

@@ -218,8 +218,8 @@ func TestLatencySweeps(t *testing.T) {
 	}
 	for _, l := range []loadResult{rep.Loads[0], rep.CoreSweep[0].Loads[0]} {
 		for _, p := range append(l.Policies, l.Burst) {
-			if p.SetsPerCall.Median < 1 {
-				t.Errorf("%s: %v sets per call", p.Policy, p.SetsPerCall.Median)
+			if p.SetsPerCall.Median < 1 || p.SchedPerMessage.Median <= 0 {
+				t.Errorf("%s: %v sets per call, %v schedulings per message", p.Policy, p.SetsPerCall.Median, p.SchedPerMessage.Median)
 			}
 		}
 	}

@@ -87,7 +87,7 @@ func writeLoadsCSV(cw *csv.Writer, m benchplot.Machine, reps int, loads []loadRe
 			for _, f := range []struct {
 				metric string
 				s      spread
-			}{{"cpu_s_per_1000", p.CPUPer1000}, {"cpu_s", p.CPUSeconds}, {"wall_s", p.WallSeconds}, {"dispatch_lag_max_ms", p.DispatchLagMs}, {"sets_per_call", p.SetsPerCall}} {
+			}{{"cpu_s_per_1000", p.CPUPer1000}, {"cpu_s", p.CPUSeconds}, {"wall_s", p.WallSeconds}, {"dispatch_lag_max_ms", p.DispatchLagMs}, {"sets_per_call", p.SetsPerCall}, {"schedulings_per_message", p.SchedPerMessage}} {
 				if err := row(p.Policy, "all", f.metric, f.s); err != nil {
 					return err
 				}

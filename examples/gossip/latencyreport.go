@@ -85,8 +85,12 @@ type policyResult struct {
 	// arrival time: the benchmark's own delay (a loaded machine shows here).
 	DispatchLagMs spread `json:"dispatch_lag_max_ms"`
 	// SetsPerCall is the signature sets per verification call (batch).
-	SetsPerCall   spread `json:"sets_per_call"`
-	WrongVerdicts int    `json:"wrong_verdicts"`
+	SetsPerCall spread `json:"sets_per_call"`
+	// SchedPerMessage is the times a goroutine was made to run per message
+	// (the benchmark's, the pool's and the verifier's), estimated from
+	// runtime/metrics' sampled /sched/latencies count: the scheduler's work.
+	SchedPerMessage spread `json:"schedulings_per_message"`
+	WrongVerdicts   int    `json:"wrong_verdicts"`
 }
 
 // loadResult is one load: every policy, and attpool's burst of the same
@@ -123,8 +127,9 @@ func percentile(sorted []time.Duration, q float64) float64 {
 // summarize folds the runs of one policy on one load.
 func summarize(name string, runs []runOutcome) policyResult {
 	r := policyResult{Policy: name}
-	var cpu, per, wall, lag, spc []float64
+	var cpu, per, wall, lag, spc, spm []float64
 	for _, o := range runs {
+		spm = append(spm, o.scheds/float64(max(o.messages, 1)))
 		lag = append(lag, ms64(o.lag))
 		spc = append(spc, float64(o.sets)/float64(max(o.calls, 1)))
 		cpu = append(cpu, o.cpu.Seconds())
@@ -133,7 +138,7 @@ func summarize(name string, runs []runOutcome) policyResult {
 		r.WrongVerdicts += o.wrong
 	}
 	r.CPUSeconds, r.CPUPer1000, r.WallSeconds, r.DispatchLagMs = spreadOf(cpu), spreadOf(per), spreadOf(wall), spreadOf(lag)
-	r.SetsPerCall = spreadOf(spc)
+	r.SetsPerCall, r.SchedPerMessage = spreadOf(spc), spreadOf(spm)
 	r.Valid = summarizeClass(runs, classValid)
 	for c, dst := range map[int]**latencySummary{classInvalid: &r.Invalid, classAggregate: &r.Aggregate, classAggregateInvalid: &r.AggregateInvalid} {
 		if s := summarizeClass(runs, c); s.Messages > 0 {
@@ -447,17 +452,17 @@ func (r *latencyReport) printTable(w io.Writer) {
 	for _, l := range r.Loads {
 		fmt.Fprintf(w, "\n%v: %s attestations, %s aggregates\n", l.loadSpec, group(l.Messages-l.Aggregates), group(l.Aggregates))
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "policy\tvalid p50\tp90\tp99\tmax\tinvalid p50\tp99\tagg p50\tp99\tbad agg p99\tCPU s/1000\tsets/call\twall s\twrong\t")
+		fmt.Fprintln(tw, "policy\tvalid p50\tp90\tp99\tmax\tinvalid p50\tp99\tagg p50\tp99\tbad agg p99\tCPU s/1000\tsets/call\tscheds/msg\twall s\twrong\t")
 		for _, p := range l.Policies {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.1f\t%s\t%d\t\n", p.Policy,
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.1f\t%.1f\t%s\t%d\t\n", p.Policy,
 				p.Valid.P50.cell(), p.Valid.P90.cell(), p.Valid.P99.cell(), p.Valid.Max.cell(),
 				p.Invalid.cellOf(func(s *latencySummary) spread { return s.P50 }), p.Invalid.cellOf(func(s *latencySummary) spread { return s.P99 }),
 				p.Aggregate.cellOf(func(s *latencySummary) spread { return s.P50 }), p.Aggregate.cellOf(func(s *latencySummary) spread { return s.P99 }),
 				p.AggregateInvalid.cellOf(func(s *latencySummary) spread { return s.P99 }),
-				p.CPUPer1000.cellPrec(3), p.SetsPerCall.Median, p.WallSeconds.cellPrec(2), p.WrongVerdicts)
+				p.CPUPer1000.cellPrec(3), p.SetsPerCall.Median, p.SchedPerMessage.Median, p.WallSeconds.cellPrec(2), p.WrongVerdicts)
 		}
 		b := l.Burst
-		fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t-\t-\t-\t-\t%s\t%.1f\t%s\t%d\t\n", b.Policy, b.CPUPer1000.cellPrec(3), b.SetsPerCall.Median, b.WallSeconds.cellPrec(2), b.WrongVerdicts)
+		fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t-\t-\t-\t-\t%s\t%.1f\t%.1f\t%s\t%d\t\n", b.Policy, b.CPUPer1000.cellPrec(3), b.SetsPerCall.Median, b.SchedPerMessage.Median, b.WallSeconds.cellPrec(2), b.WrongVerdicts)
 		tw.Flush()
 		var lags []string
 		for _, p := range l.Policies {
