@@ -360,7 +360,7 @@ func shiftOutsideG2(b *testing.B, sig [96]byte) [96]byte {
 // works too).
 func BenchmarkSmallCall(b *testing.B) {
 	for _, n := range []int{1, 2, 3, 8, 16, 24, 40} {
-		for _, w := range []int{1, 2} {
+		for _, w := range []int{1, 2, 16} {
 			sets := benchSets(b, "small", 1, n, 0)
 			b.Run(fmt.Sprintf("n=%d/workers=%d", n, w), func(b *testing.B) {
 				v, err := verifier.New(verifier.Config{Workers: w})

@@ -55,11 +55,17 @@
 // its time; the same load runs through the pool as attpool configures it
 // and as each client does (-policies), -reps times interleaved, and as one
 // burst. It prints verdict latency p50/p90/p99/max of valid and invalid
-// messages, CPU seconds per 1,000 messages and wrong verdicts per load and
-// policy, with the range of the runs, and checks issue 9's targets; -report
-// DIR writes DIR/latency.csv and a chart, DIR/latency.png.
+// messages, CPU seconds per 1,000 messages, sets per verification call,
+// goroutine wake-ups per message and wrong verdicts per load and policy,
+// with the range of the runs, and checks issue 9's targets; -report DIR
+// writes DIR/latency.csv and a chart, DIR/latency.png. -budgets adds
+// attpool at each latency budget of a list (rows attpool/<budget>; -report
+// then draws DIR/latency-budget.png, CPU against p99 per load), -procs runs
+// every load again at each GOMAXPROCS of a list, and -profiles DIR writes a
+// CPU profile of each run.
 //
 //	go run ./examples/gossip -latency -report docs/bench
+//	go run ./examples/gossip -latency -loads 64:0,16:0,2:0 -budgets 0,1,2,5,10,20,50 -procs 1 -report docs/bench
 //	go run ./examples/gossip -latency -quick
 package main
 
