@@ -7,10 +7,9 @@
 //
 // The node supplies what the pool cannot know through the small interfaces
 // of a Node (validator keys, committees, the clock, the fork schedule, the
-// fork-choice checks); MemChain, ShuffledCommittees, InteropKeys, ManualClock
-// and ForkList are in-memory versions for tests and simulations, and package
-// pooltest simulates whole slots of traffic. New starts a pool (its
-// goroutines), Close stops it.
+// fork-choice checks); package pooltest has in-memory versions of them for
+// tests and simulations, and simulates whole slots of traffic. New starts a
+// pool (its goroutines), Close stops it.
 //
 //	p, err := pool.New(pool.Config{Logger: log, Registerer: reg}, node)
 //	...

@@ -31,6 +31,7 @@ import (
 	"github.com/attpool/attpool/internal/par"
 	"github.com/attpool/attpool/internal/signtest"
 	"github.com/attpool/attpool/internal/testenv"
+	"github.com/attpool/attpool/pool/internal/memnode"
 )
 
 const (
@@ -130,7 +131,7 @@ func floodBuild(tb testing.TB) *floodFixture {
 	fx := &floodFixture{e: e, n: n}
 	fx.node = func() Node {
 		node := e.node
-		node.Clock = NewManualClock(e.genesis.Add(floodSlot*12*time.Second + time.Second))
+		node.Clock = memnode.NewManualClock(e.genesis.Add(floodSlot*12*time.Second + time.Second))
 		return node
 	}
 	nHonest := n/floodEvery + 1

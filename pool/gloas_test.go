@@ -6,11 +6,12 @@ import (
 	"testing/synctest"
 
 	"github.com/attpool/attpool/attestation"
+	"github.com/attpool/attpool/pool/internal/memnode"
 )
 
 // gloas turns on the Gloas rules from forkEpoch.
 func (e *env) gloas(forkEpoch uint64) {
-	e.node.Gloas = &GloasNode{ForkEpoch: forkEpoch, PTC: CommitteePTC{Committees: e.comm, SlotsPerEpoch: e.spe}}
+	e.node.Gloas = &GloasNode{ForkEpoch: forkEpoch, PTC: memnode.CommitteePTC{Committees: e.comm, SlotsPerEpoch: e.spe}}
 }
 
 // payloadData is the data of slot voting for the block of the slot before
@@ -103,7 +104,9 @@ func TestGloasTwoRootsPerHead(t *testing.T) {
 
 // blindChain is a MemChain that cannot give the checkpoint blocks of
 // epochs after 0.
-type blindChain struct{ *MemChain }
+type blindChain struct {
+	*memnode.MemChain[PayloadStatus]
+}
 
 func (c blindChain) CheckpointBlock(root [32]byte, epoch uint64) ([32]byte, bool) {
 	if epoch > 0 {

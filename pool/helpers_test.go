@@ -14,6 +14,7 @@ import (
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
 	"github.com/attpool/attpool/internal/signtest"
+	"github.com/attpool/attpool/pool/internal/memnode"
 	"github.com/attpool/attpool/ssz"
 )
 
@@ -44,10 +45,10 @@ type env struct {
 	t       testing.TB
 	spe     uint64
 	comm    testCommittees
-	keys    *InteropKeys
-	clock   *ManualClock
-	chain   *MemChain
-	forks   *ForkList
+	keys    *memnode.InteropKeys
+	clock   *memnode.ManualClock
+	chain   *memnode.MemChain[PayloadStatus]
+	forks   *memnode.ForkList
 	genesis time.Time
 	node    Node
 }
@@ -64,9 +65,9 @@ func blockRoot(slot uint64) [32]byte {
 func newEnv(t testing.TB, cps, size uint64, headSlot uint64) *env {
 	e := &env{t: t, spe: 32, genesis: testGenesis}
 	e.comm = testCommittees{spe: 32, cps: cps, size: size}
-	e.keys = NewInteropKeys(32 * cps * size)
-	e.clock = NewManualClock(testGenesis)
-	e.chain = NewMemChain(32)
+	e.keys = memnode.NewInteropKeys(32 * cps * size)
+	e.clock = memnode.NewManualClock(testGenesis)
+	e.chain = memnode.NewMemChain[PayloadStatus](32)
 	for s := uint64(0); s <= headSlot; s++ {
 		parent := [32]byte{}
 		if s > 0 {
@@ -75,7 +76,7 @@ func newEnv(t testing.TB, cps, size uint64, headSlot uint64) *env {
 		e.chain.AddBlock(blockRoot(s), parent, s, true)
 	}
 	e.chain.SetFinalized(attestation.Checkpoint{Epoch: 0, Root: blockRoot(0)})
-	e.forks = SingleFork(ssz.Version{5, 0, 0, 0}, ssz.Root{0x42})
+	e.forks = memnode.SingleFork(ssz.Version{5, 0, 0, 0}, ssz.Root{0x42})
 	e.node = Node{GenesisTime: testGenesis, Clock: e.clock, Keys: e.keys, Committees: e.comm, Forks: e.forks, Chain: e.chain}
 	e.setSlot(headSlot, 1000)
 	return e

@@ -26,6 +26,7 @@ import (
 	"github.com/prysmaticlabs/go-bitfield"
 
 	"github.com/attpool/attpool/attestation"
+	"github.com/attpool/attpool/pool/internal/memnode"
 )
 
 // fzFixture is the table of real signed messages the fuzzer picks from.
@@ -270,7 +271,7 @@ func fzWait(t *testing.T, ch <-chan Result, what string) Result {
 
 // fzRun plays data on a fresh pool and checks the verdicts and the pool.
 func fzRun(t *testing.T, fx *fzFixture, data []byte) {
-	clock := NewManualClock(fx.e.genesis.Add(testSlot*12*time.Second + time.Second))
+	clock := memnode.NewManualClock(fx.e.genesis.Add(testSlot*12*time.Second + time.Second))
 	node := fx.e.node
 	node.Clock = clock
 	p, err := New(Config{

@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/attpool/attpool/attestation"
+	"github.com/attpool/attpool/pool/internal/memnode"
 	"github.com/attpool/attpool/ssz"
 )
 
@@ -131,7 +132,7 @@ func TestWholePTC(t *testing.T) {
 		e.gloas(0)
 		e.setSlot(testSlot, 1000)
 		p := e.pool(Config{BatchSize: 128})
-		ptc, _ := CommitteePTC{Committees: e.comm, SlotsPerEpoch: e.spe}.PTC(testSlot)
+		ptc, _ := memnode.CommitteePTC{Committees: e.comm, SlotsPerEpoch: e.spe}.PTC(testSlot)
 		var chans []<-chan Result
 		for i, v := range ptc {
 			m := e.ptcMessage(testSlot, v, i%3 != 0)
@@ -162,7 +163,7 @@ func BenchmarkPTCSlot(b *testing.B) {
 	e := newEnv(b, 4, 128, 100)
 	e.gloas(0)
 	e.setSlot(testSlot, 1000)
-	ptc, _ := CommitteePTC{Committees: e.comm, SlotsPerEpoch: e.spe}.PTC(testSlot)
+	ptc, _ := memnode.CommitteePTC{Committees: e.comm, SlotsPerEpoch: e.spe}.PTC(testSlot)
 	msgs := make([]*attestation.PayloadAttestationMessage, len(ptc))
 	for i, v := range ptc {
 		msgs[i] = e.ptcMessage(testSlot, v, i%3 != 0)
