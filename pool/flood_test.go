@@ -569,7 +569,8 @@ func floodCheck(tb testing.TB, k floodKind, run floodRun) (honest, honestAccepte
 // TestFlood sends each flood kind through a pool, with honest messages
 // interleaved, and checks the verdicts, that every message is answered,
 // the bounds and, for the signature floods, the cost per message against
-// the per-signature baseline (a pool with PerSignature) on a sample of the
+// the per-signature baseline (a pool whose verifier checks every signature
+// alone, perSignature) on a sample of the
 // same messages (with ATTPOOL_TIMING_TESTS). Real time: the ratio is of
 // real times; the wait for the verdicts (patience) only catches a pool that
 // stops answering.
@@ -595,7 +596,7 @@ func TestFlood(t *testing.T) {
 				// Asserted kinds take the best of three alternated runs.
 				sample := k.msgs[:len(k.msgs)/4]
 				bcfg := k.cfg
-				bcfg.PerSignature = true
+				bcfg.SignatureVerifier = perSignature(t)
 				reps := 1
 				if measure && k.ratio {
 					reps = 3
@@ -644,7 +645,7 @@ func BenchmarkFlood(b *testing.B) {
 	kinds := floodKinds(fx)
 	base := kinds[1]
 	base.name = "per-signature-invalid-100"
-	base.cfg.PerSignature = true
+	base.cfg.SignatureVerifier = perSignature(b)
 	for _, k := range append(kinds, base) {
 		b.Run(k.name, func(b *testing.B) {
 			var wall time.Duration

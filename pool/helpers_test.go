@@ -16,6 +16,7 @@ import (
 	"github.com/attpool/attpool/internal/signtest"
 	"github.com/attpool/attpool/pool/internal/memnode"
 	"github.com/attpool/attpool/ssz"
+	"github.com/attpool/attpool/verifier"
 )
 
 // testCommittees has cps committees of size validators per slot; validator
@@ -195,6 +196,18 @@ func (e *env) signAggregateAndProof(aap *attestation.AggregateAndProof) [96]byte
 		e.t.Fatal(err)
 	}
 	return e.sign(aap.AggregatorIndex, r)
+}
+
+// perSignature is the per-signature baseline of the benchmarks, a
+// SignatureVerifier that checks every set alone (in parallel), closed when
+// tb ends, after the pools made after it.
+func perSignature(tb testing.TB) SignatureVerifier {
+	v, err := verifier.New(verifier.Config{Individual: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(v.Close)
+	return v
 }
 
 func (e *env) pool(cfg Config) *Pool {

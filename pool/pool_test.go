@@ -618,7 +618,7 @@ func TestPerSignature(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, 1, 8, 100)
 		e.setSlot(testSlot, 1000)
-		p := e.pool(Config{PerSignature: true})
+		p := e.pool(Config{SignatureVerifier: perSignature(t)})
 		checkCommitteeVerdicts(t, e, func(pos uint64) bool { return pos%3 == 0 }, func(_ uint64, att *attestation.SingleAttestation, subnet uint64) <-chan Result {
 			return p.ValidateAttestationAsync(context.Background(), att, subnet)
 		})

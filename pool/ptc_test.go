@@ -157,7 +157,7 @@ func TestWholePTC(t *testing.T) {
 // BenchmarkPTCSlot submits the 512 payload attestations of one slot (the
 // PTC of a slot with 4 committees of 128; two thirds vote the payload
 // present, one third absent, so two signing roots) and waits for every
-// verdict. Cases: batched; the per-signature baseline (Config.PerSignature).
+// verdict. Cases: batched; the per-signature baseline (perSignature).
 // wall-ms is the time from the first submission to the last verdict.
 func BenchmarkPTCSlot(b *testing.B) {
 	e := newEnv(b, 4, 128, 100)
@@ -173,7 +173,7 @@ func BenchmarkPTCSlot(b *testing.B) {
 		cfg  Config
 	}{
 		{"batched", Config{}},
-		{"per-signature", Config{PerSignature: true}},
+		{"per-signature", Config{SignatureVerifier: perSignature(b)}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			var total time.Duration
