@@ -20,8 +20,8 @@ var ErrConfig = errors.New("attpool/gossipsub: invalid config")
 // Intake is what the validators need of a pool: its intake with the
 // forwarding peer. *pool.Pool implements it.
 type Intake interface {
-	ValidateAttestationFrom(ctx context.Context, from pool.Peer, att *attestation.SingleAttestation, subnet uint64) pool.Result
-	ValidateAggregateFrom(ctx context.Context, from pool.Peer, sap *attestation.SignedAggregateAndProof) pool.Result
+	ValidateAttestation(ctx context.Context, from pool.Peer, att *attestation.SingleAttestation, subnet uint64) pool.Result
+	ValidateAggregate(ctx context.Context, from pool.Peer, sap *attestation.SignedAggregateAndProof) pool.Result
 }
 
 // ValidationOf maps the pool's verdict to the router's, by name: the two
@@ -133,7 +133,7 @@ func (v *Validators) Attestation(subnet uint64) pubsub.ValidatorEx {
 		if err != nil {
 			return v.done(msg, from, start, pool.Result{Verdict: pool.Reject, Err: err})
 		}
-		res := v.in.ValidateAttestationFrom(ctx, v.peer(from), att, subnet)
+		res := v.in.ValidateAttestation(ctx, v.peer(from), att, subnet)
 		if res.Verdict == pool.Accept {
 			msg.ValidatorData = att
 		}
@@ -149,7 +149,7 @@ func (v *Validators) Aggregate() pubsub.ValidatorEx {
 		if err != nil {
 			return v.done(msg, from, start, pool.Result{Verdict: pool.Reject, Err: err})
 		}
-		res := v.in.ValidateAggregateFrom(ctx, v.peer(from), sap)
+		res := v.in.ValidateAggregate(ctx, v.peer(from), sap)
 		if res.Verdict == pool.Accept {
 			msg.ValidatorData = sap
 		}

@@ -9,12 +9,14 @@
 // of a Node (validator keys, committees, the clock, the fork schedule, the
 // fork-choice checks); package pooltest has in-memory versions of them for
 // tests and simulations, and simulates whole slots of traffic. New starts a
-// pool (its goroutines), Close stops it.
+// pool (its goroutines), Close stops it. Each gossip topic has one entry
+// point, which takes the Peer that forwarded the message (NoPeer for one the
+// node made itself), and its Async form, which returns at once:
 //
 //	p, err := pool.New(pool.Config{Logger: log, Registerer: reg}, node)
 //	...
-//	res := p.ValidateAttestation(ctx, att, subnet) // blocks until the verdict
-//	ch := p.ValidateAggregateAsync(ctx, sap)       // or not
+//	res := p.ValidateAttestation(ctx, from, att, subnet) // blocks until the verdict
+//	ch := p.ValidateAggregateAsync(ctx, from, sap)       // or not
 //	atts := p.AttestationsForBlock(slot)
 //
 // # Verdicts
@@ -81,12 +83,11 @@
 //
 // # Peer isolation
 //
-// Under BatchAdaptive, a message submitted with its forwarding peer
-// (ValidateAttestationFrom, ...) is verified apart from the others while
-// that peer recently forwarded an invalid signature: each invalid signature
-// adds 1 to the peer's score, the score halves every Config.PeerHalfLife
-// (a slot by default), and the peer is isolated while its score is above
-// one half, so one invalid signature by accident isolates an honest peer for
+// Under BatchAdaptive, a message is verified apart from the others while its
+// forwarding peer (the from of the Validate methods) recently forwarded an
+// invalid signature: each invalid signature adds 1 to the peer's score, the
+// score halves every Config.PeerHalfLife (a slot by default), and the peer is
+// isolated while its score is above one half, so one invalid signature by accident isolates an honest peer for
 // one half-life, while a peer that keeps sending them stays isolated. An
 // isolated peer's sets, including those already queued when it is found
 // out, are verified in batches of at most 8 of its own sets (fewer while

@@ -24,12 +24,12 @@ func Example() {
 
 	accepted := 0
 	for _, m := range msgs[:8] {
-		if res := p.ValidateAttestation(context.Background(), m.Att, m.Subnet); res.Verdict == pool.Accept {
+		if res := p.ValidateAttestation(context.Background(), pool.NoPeer, m.Att, m.Subnet); res.Verdict == pool.Accept {
 			accepted++
 		}
 	}
 	// A copy is ignored: the validator was already seen this epoch.
-	res := p.ValidateAttestation(context.Background(), msgs[0].Att, msgs[0].Subnet)
+	res := p.ValidateAttestation(context.Background(), pool.NoPeer, msgs[0].Att, msgs[0].Subnet)
 	fmt.Println(accepted, res.Verdict, res.Rule())
 
 	net.SetSlot(41, 0)

@@ -61,9 +61,9 @@ func TestGloasAttestationRules(t *testing.T) {
 			e.chain.SetPayloadStatus(blockRoot(testSlot), c.status)
 			p := e.pool(Config{})
 			att, subnet := e.single(d, 1, 3)
-			wantResult(t, p.ValidateAttestation(context.Background(), att, subnet), c.verdict, c.err)
+			wantResult(t, p.ValidateAttestation(context.Background(), NoPeer, att, subnet), c.verdict, c.err)
 			sap := e.aggregate(c.data(), 0, []uint64{1, 2})
-			wantResult(t, p.ValidateAggregate(context.Background(), sap), c.verdict, c.err)
+			wantResult(t, p.ValidateAggregate(context.Background(), NoPeer, sap), c.verdict, c.err)
 		})
 	}
 }
@@ -80,7 +80,7 @@ func TestGloasTwoRootsPerHead(t *testing.T) {
 		var chans []<-chan Result
 		for pos := range uint64(16) {
 			att, subnet := e.single(e.payloadData(testSlot, pos%2), 0, pos)
-			chans = append(chans, p.ValidateAttestationAsync(context.Background(), att, subnet))
+			chans = append(chans, p.ValidateAttestationAsync(context.Background(), NoPeer, att, subnet))
 		}
 		for _, c := range chans {
 			wantResult(t, <-c, Accept, nil)
@@ -127,8 +127,8 @@ func TestGloasCheckpointLookupKeepsReject(t *testing.T) {
 		sameSlot := e.data(testSlot)
 		sameSlot.Index = 1
 		att, subnet := e.single(sameSlot, 1, 3)
-		wantResult(t, p.ValidateAttestation(context.Background(), att, subnet), Reject, ErrSameSlotPayload)
+		wantResult(t, p.ValidateAttestation(context.Background(), NoPeer, att, subnet), Reject, ErrSameSlotPayload)
 		att, subnet = e.single(e.data(testSlot), 1, 4)
-		wantResult(t, p.ValidateAttestation(context.Background(), att, subnet), Ignore, ErrBlockUnknown)
+		wantResult(t, p.ValidateAttestation(context.Background(), NoPeer, att, subnet), Ignore, ErrBlockUnknown)
 	})
 }

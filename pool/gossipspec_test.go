@@ -294,11 +294,11 @@ func (e *gsEnv) run(msgs []gsMsg) {
 		var got Result
 		switch {
 		case m.att != nil:
-			got = p.ValidateAttestation(ctx, m.att, m.subnet)
+			got = p.ValidateAttestation(ctx, NoPeer, m.att, m.subnet)
 		case m.pam != nil:
-			got = p.ValidatePayloadAttestation(ctx, m.pam)
+			got = p.ValidatePayloadAttestation(ctx, NoPeer, m.pam)
 		default:
-			got = p.ValidateAggregate(ctx, m.sap)
+			got = p.ValidateAggregate(ctx, NoPeer, m.sap)
 		}
 		if got.Verdict != m.want {
 			e.t.Errorf("message %d: got %v, want %v (specs: %q)", i, got, m.want, m.reason)

@@ -292,9 +292,9 @@ func fzRun(t *testing.T, fx *fzFixture, data []byte) {
 		last = s
 		do := func() {
 			if s.aggregate {
-				s.ch = p.ValidateAggregateAsync(ctx, s.sap)
+				s.ch = p.ValidateAggregateAsync(ctx, NoPeer, s.sap)
 			} else {
-				s.ch = p.ValidateAttestationAsync(ctx, s.att, s.subnet)
+				s.ch = p.ValidateAttestationAsync(ctx, NoPeer, s.att, s.subnet)
 			}
 			s.res = fzWait(t, s.ch, s.desc)
 			if cancel != nil {

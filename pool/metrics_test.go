@@ -70,11 +70,11 @@ func TestMetricsScrape(t *testing.T) {
 	ctx := context.Background()
 	d := e.data(testSlot)
 	att, subnet := e.single(d, 0, 0)
-	wantResult(t, p.ValidateAttestation(ctx, att, subnet), Accept, nil)
+	wantResult(t, p.ValidateAttestation(ctx, NoPeer, att, subnet), Accept, nil)
 	bad, subnet := e.single(d, 0, 1)
 	bad.Signature = e.sign(bad.AttesterIndex, [32]byte{1})
-	wantResult(t, p.ValidateAttestation(ctx, bad, subnet), Reject, ErrInvalidSignature)
-	wantResult(t, p.ValidateAggregate(ctx, e.aggregate(d, 0, []uint64{2, 3})), Accept, nil)
+	wantResult(t, p.ValidateAttestation(ctx, NoPeer, bad, subnet), Reject, ErrInvalidSignature)
+	wantResult(t, p.ValidateAggregate(ctx, NoPeer, e.aggregate(d, 0, []uint64{2, 3})), Accept, nil)
 
 	st := p.Stats()
 	vs, _ := p.verifierStats()
@@ -114,7 +114,7 @@ func TestMetricsScrape(t *testing.T) {
 
 	// The gauges follow the pool without a prune.
 	att, subnet = e.single(d, 0, 4)
-	wantResult(t, p.ValidateAttestation(ctx, att, subnet), Accept, nil)
+	wantResult(t, p.ValidateAttestation(ctx, NoPeer, att, subnet), Accept, nil)
 	if got := scrape(t, reg, "node_attpool_seen_attesters", nil); got != 2 {
 		t.Errorf("seen attesters after a second attestation: %v", got)
 	}

@@ -140,7 +140,7 @@ func (l *isolationLoad) run(b testing.TB, cfg Config, attack bool) []time.Durati
 		wg.Go(func() {
 			time.Sleep(time.Until(start.Add(m.at)))
 			t0 := time.Now()
-			res := p.ValidateAttestationFrom(context.Background(), m.from, &att, m.subnet)
+			res := p.ValidateAttestation(context.Background(), m.from, &att, m.subnet)
 			lat[i] = time.Since(t0)
 			want := Accept
 			if attack && m.invalid {

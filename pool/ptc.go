@@ -17,29 +17,18 @@ import (
 // the verifier's work.
 
 // ValidatePayloadAttestation validates a PayloadAttestationMessage received
-// on payload_attestation_message. It blocks until the verdict or until ctx
-// ends (then the verdict is Ignore with ErrCancelled). The pool reads msg
-// until the verdict and keeps no reference to it. It needs Node.Gloas; the
-// pool does not store payload attestations, it only gives the verdict.
-func (p *Pool) ValidatePayloadAttestation(ctx context.Context, msg *attestation.PayloadAttestationMessage) Result {
-	return <-p.ValidatePayloadAttestationFromAsync(ctx, NoPeer, msg)
+// on payload_attestation_message, forwarded by peer from (NoPeer for none;
+// see ValidateAttestation). It blocks until the verdict or until ctx ends
+// (then the verdict is Ignore with ErrCancelled). The pool reads msg until
+// the verdict and keeps no reference to it. It needs Node.Gloas; the pool
+// does not store payload attestations, it only gives the verdict.
+func (p *Pool) ValidatePayloadAttestation(ctx context.Context, from Peer, msg *attestation.PayloadAttestationMessage) Result {
+	return <-p.ValidatePayloadAttestationAsync(ctx, from, msg)
 }
 
 // ValidatePayloadAttestationAsync is ValidatePayloadAttestation without the
-// wait: the verdict is sent once on the returned channel.
-func (p *Pool) ValidatePayloadAttestationAsync(ctx context.Context, msg *attestation.PayloadAttestationMessage) <-chan Result {
-	return p.ValidatePayloadAttestationFromAsync(ctx, NoPeer, msg)
-}
-
-// ValidatePayloadAttestationFrom is ValidatePayloadAttestation for a message
-// forwarded by peer from (see ValidateAttestationFrom).
-func (p *Pool) ValidatePayloadAttestationFrom(ctx context.Context, from Peer, msg *attestation.PayloadAttestationMessage) Result {
-	return <-p.ValidatePayloadAttestationFromAsync(ctx, from, msg)
-}
-
-// ValidatePayloadAttestationFromAsync is ValidatePayloadAttestationFrom
-// without the wait: the verdict is sent once on the returned channel.
-func (p *Pool) ValidatePayloadAttestationFromAsync(ctx context.Context, from Peer, msg *attestation.PayloadAttestationMessage) <-chan Result {
+// wait: the verdict is sent once on the returned channel (buffered).
+func (p *Pool) ValidatePayloadAttestationAsync(ctx context.Context, from Peer, msg *attestation.PayloadAttestationMessage) <-chan Result {
 	return p.run(ctx, topicPayloadAttestation, func(r *request) (Result, bool) { return p.submitPayloadAttestation(r, from, msg) })
 }
 

@@ -41,7 +41,7 @@ func TestPayloadAttestationRules(t *testing.T) {
 		{"current slot disparity", func(*Pool, *attestation.PayloadAttestationMessage) { e.setSlot(testSlot+1, 500) }, Accept, nil},
 		{"future slot", func(*Pool, *attestation.PayloadAttestationMessage) { e.setSlot(testSlot-1, 11499) }, Ignore, ErrNotCurrentSlot},
 		{"already seen", func(p *Pool, m *attestation.PayloadAttestationMessage) {
-			wantResult(t, p.ValidatePayloadAttestation(context.Background(), e.ptcMessage(testSlot, m.ValidatorIndex, false)), Accept, nil)
+			wantResult(t, p.ValidatePayloadAttestation(context.Background(), NoPeer, e.ptcMessage(testSlot, m.ValidatorIndex, false)), Accept, nil)
 		}, Ignore, ErrPayloadAttestationSeen},
 		{"block unknown", func(_ *Pool, m *attestation.PayloadAttestationMessage) {
 			m.Data.BeaconBlockRoot = [32]byte{9}
@@ -81,14 +81,14 @@ func TestPayloadAttestationRules(t *testing.T) {
 			if c.setup != nil {
 				c.setup(p, m)
 			}
-			wantResult(t, p.ValidatePayloadAttestation(context.Background(), m), c.verdict, c.err)
+			wantResult(t, p.ValidatePayloadAttestation(context.Background(), NoPeer, m), c.verdict, c.err)
 		})
 	}
 	t.Run("no Gloas node", func(t *testing.T) {
 		e.node.Gloas = nil
 		e.setSlot(testSlot, 1000)
 		p := e.pool(Config{})
-		wantResult(t, p.ValidatePayloadAttestation(context.Background(), e.ptcMessage(testSlot, member, true)), Ignore, ErrNotGloas)
+		wantResult(t, p.ValidatePayloadAttestation(context.Background(), NoPeer, e.ptcMessage(testSlot, member, true)), Ignore, ErrNotGloas)
 	})
 }
 
@@ -105,7 +105,7 @@ func TestPayloadAttestationCopiesShareVerification(t *testing.T) {
 		m := e.ptcMessage(testSlot, e.comm.validator(testSlot, 0, 2), true)
 		var chans []<-chan Result
 		for i := range 20 {
-			chans = append(chans, p.ValidatePayloadAttestationFromAsync(context.Background(), Peer(rune('a'+i)), m))
+			chans = append(chans, p.ValidatePayloadAttestationAsync(context.Background(), Peer(rune('a'+i)), m))
 		}
 		accepts := 0
 		for _, c := range chans {
@@ -139,10 +139,10 @@ func TestWholePTC(t *testing.T) {
 			if i == 100 {
 				m.Signature = e.sign(v+1, [32]byte{1})
 			}
-			chans = append(chans, p.ValidatePayloadAttestationAsync(context.Background(), m))
+			chans = append(chans, p.ValidatePayloadAttestationAsync(context.Background(), NoPeer, m))
 		}
 		att, subnet := e.single(e.data(testSlot), 2, 5)
-		attCh := p.ValidateAttestationAsync(context.Background(), att, subnet)
+		attCh := p.ValidateAttestationAsync(context.Background(), NoPeer, att, subnet)
 		for i, c := range chans {
 			if i == 100 {
 				wantResult(t, <-c, Reject, ErrInvalidPayloadAttestationSignature)
@@ -185,7 +185,7 @@ func BenchmarkPTCSlot(b *testing.B) {
 				start := time.Now()
 				chans := make([]<-chan Result, len(msgs))
 				for i, m := range msgs {
-					chans[i] = p.ValidatePayloadAttestationAsync(context.Background(), m)
+					chans[i] = p.ValidatePayloadAttestationAsync(context.Background(), NoPeer, m)
 				}
 				for _, ch := range chans {
 					if r := <-ch; r.Verdict != Accept {

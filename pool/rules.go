@@ -72,30 +72,21 @@ type group struct {
 }
 
 // ValidateAttestation validates a SingleAttestation received on subnet
-// beacon_attestation_{subnet} and, if it is accepted, adds it to its
-// aggregate. It blocks until the verdict or until ctx ends (then the verdict
-// is Ignore with ErrCancelled). The pool reads att until the verdict and
-// keeps no reference to it.
-func (p *Pool) ValidateAttestation(ctx context.Context, att *attestation.SingleAttestation, subnet uint64) Result {
-	return <-p.ValidateAttestationFromAsync(ctx, NoPeer, att, subnet)
+// beacon_attestation_{subnet}, forwarded by peer from (NoPeer for a message
+// the node made itself or whose peer it does not know), and, if it is
+// accepted, adds it to its aggregate. The pool uses from to keep one peer's
+// invalid signatures from failing the batches of others (see the package
+// doc). It blocks until the verdict or until ctx ends (then the verdict is
+// Ignore with ErrCancelled). The pool reads att until the verdict and keeps
+// no reference to it.
+func (p *Pool) ValidateAttestation(ctx context.Context, from Peer, att *attestation.SingleAttestation, subnet uint64) Result {
+	return <-p.ValidateAttestationAsync(ctx, from, att, subnet)
 }
 
-// ValidateAttestationAsync is ValidateAttestation without the wait: the
-// verdict is sent once on the returned channel.
-func (p *Pool) ValidateAttestationAsync(ctx context.Context, att *attestation.SingleAttestation, subnet uint64) <-chan Result {
-	return p.ValidateAttestationFromAsync(ctx, NoPeer, att, subnet)
-}
-
-// ValidateAttestationFrom is ValidateAttestation for a message forwarded by
-// peer from, which the pool uses to keep one peer's invalid signatures from
-// failing the batches of others.
-func (p *Pool) ValidateAttestationFrom(ctx context.Context, from Peer, att *attestation.SingleAttestation, subnet uint64) Result {
-	return <-p.ValidateAttestationFromAsync(ctx, from, att, subnet)
-}
-
-// ValidateAttestationFromAsync is ValidateAttestationFrom without the wait:
-// the verdict is sent once on the returned channel.
-func (p *Pool) ValidateAttestationFromAsync(ctx context.Context, from Peer, att *attestation.SingleAttestation, subnet uint64) <-chan Result {
+// ValidateAttestationAsync is ValidateAttestation without the wait, for a
+// caller that submits many messages from one goroutine: the verdict is sent
+// once on the returned channel (buffered: nobody need receive it).
+func (p *Pool) ValidateAttestationAsync(ctx context.Context, from Peer, att *attestation.SingleAttestation, subnet uint64) <-chan Result {
 	return p.run(ctx, topicAttestation, func(r *request) (Result, bool) { return p.submitAttestation(r, from, att, subnet) })
 }
 

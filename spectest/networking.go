@@ -385,17 +385,17 @@ func submitGossip(ctx context.Context, pl *pool.Pool, dir, topic string, msg gos
 		if err := att.UnmarshalSSZ(raw); err != nil {
 			return pool.Result{}, fmt.Errorf("SingleAttestation: %w", err)
 		}
-		return pl.ValidateAttestation(ctx, &att, *msg.SubnetID), nil
+		return pl.ValidateAttestation(ctx, pool.NoPeer, &att, *msg.SubnetID), nil
 	case "payload_attestation_message":
 		var pam attestation.PayloadAttestationMessage
 		if err := pam.UnmarshalSSZ(raw); err != nil {
 			return pool.Result{}, fmt.Errorf("PayloadAttestationMessage: %w", err)
 		}
-		return pl.ValidatePayloadAttestation(ctx, &pam), nil
+		return pl.ValidatePayloadAttestation(ctx, pool.NoPeer, &pam), nil
 	}
 	var sap attestation.SignedAggregateAndProof
 	if err := sap.UnmarshalSSZ(raw); err != nil {
 		return pool.Result{}, fmt.Errorf("SignedAggregateAndProof: %w", err)
 	}
-	return pl.ValidateAggregate(ctx, &sap), nil
+	return pl.ValidateAggregate(ctx, pool.NoPeer, &sap), nil
 }

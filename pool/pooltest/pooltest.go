@@ -168,7 +168,7 @@ func Submit(p *pool.Pool, msgs []Message, goroutines int) (results []pool.Result
 	results = make([]pool.Result, len(msgs))
 	wall = spread(len(msgs), goroutines,
 		func(i int) <-chan pool.Result {
-			return p.ValidateAttestationAsync(context.Background(), msgs[i].Att, msgs[i].Subnet)
+			return p.ValidateAttestationAsync(context.Background(), pool.NoPeer, msgs[i].Att, msgs[i].Subnet)
 		},
 		func(i int, r pool.Result) { results[i] = r })
 	return results, wall
