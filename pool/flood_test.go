@@ -439,7 +439,7 @@ func floodSubmit(tb testing.TB, cfg Config, node Node, msgs []floodMsg, goroutin
 	close(stopSampler)
 	sampler.Wait()
 	p.mu.Lock()
-	inflight, followers := len(p.attInflight)+len(p.aggInflight), p.followers
+	inflight, followers := len(p.attestations.inflight)+len(p.aggregates.inflight), p.followers
 	run.seenAggs = p.aggSeen.n
 	p.mu.Unlock()
 	if inflight != 0 || followers != 0 {

@@ -338,8 +338,9 @@ func checkInvariants(t testing.TB, p *Pool) {
 	if seen != p.aggSeen.n {
 		t.Errorf("seen aggregates %d, index says %d", seen, p.aggSeen.n)
 	}
-	if p.closed.Load() && (len(p.attInflight) != 0 || len(p.aggInflight) != 0 || p.pending.Load() != 0 || p.followers != 0) {
-		t.Errorf("closed pool has work in flight: %d/%d groups, %d sets", len(p.attInflight), len(p.aggInflight), p.pending.Load())
+	inflight := len(p.attestations.inflight) + len(p.aggregates.inflight) + len(p.payloadAttestations.inflight)
+	if p.closed.Load() && (inflight != 0 || p.pending.Load() != 0 || p.followers != 0) {
+		t.Errorf("closed pool has work in flight: %d groups, %d sets, %d followers", inflight, p.pending.Load(), p.followers)
 	}
 }
 

@@ -127,7 +127,7 @@ func TestConcurrentCommittees(t *testing.T) {
 		}
 
 		// Metrics and logs went where the config said.
-		if n := metricValue(p.metrics.verdicts.WithLabelValues(string(topicAttestation), "accept", "accept")); int(n) != nValid {
+		if n := metricValue(p.metrics.verdicts.WithLabelValues(p.attestations.name, "accept", "accept")); int(n) != nValid {
 			t.Errorf("accept metric %v", n)
 		}
 		if n := scrape(t, reg, "attpool_aggregates", nil); n != 2*cps {

@@ -30,7 +30,7 @@ func (p *Pool) ValidateAggregate(ctx context.Context, from Peer, sap *attestatio
 // ValidateAggregateAsync is ValidateAggregate without the wait: the verdict
 // is sent once on the returned channel (buffered).
 func (p *Pool) ValidateAggregateAsync(ctx context.Context, from Peer, sap *attestation.SignedAggregateAndProof) <-chan Result {
-	return p.run(ctx, topicAggregate, func(r *request) (Result, bool) { return p.submitAggregate(r, from, sap) })
+	return p.run(ctx, p.aggregates, func(r *request) (Result, bool) { return p.submitAggregate(r, from, sap) })
 }
 
 // submitAggregate runs the rules of beacon_aggregate_and_proof that come
@@ -135,7 +135,7 @@ func (p *Pool) newAggregateGroup(r *request, m *intake, sap *attestation.SignedA
 	if err != nil {
 		return nil, rejectf(ErrMalformed, "%w", err), false
 	}
-	g := m.newGroup(kindAggregate, r, aap.AggregatorIndex, aggregate.Signature)
+	g := m.newGroup(p.aggregates, r, aap.AggregatorIndex, aggregate.Signature)
 	g.bits, g.msgRoot, g.outer = bytes.Clone(aggregate.AggregationBits), msgRoot, sap.Signature
 	return g, Result{}, true
 }
