@@ -223,9 +223,8 @@ const (
 // in which its attestations of that slot arrive) and, under BatchFixed,
 // BatchDelay (FixedBatchDelay, Prysm's wait).
 //
-// The measurements quoted are the README's (2026-12-01, 2 vCPUs,
-// GOMAXPROCS=2, quiet), from `go run ./examples/verifybench -runs 5 -report
-// docs/bench`.
+// The measurements quoted are the README's (2 vCPUs, GOMAXPROCS=2, a quiet
+// machine), from `go run ./examples/verifybench -runs 5 -report docs/bench`.
 func DefaultConfig() Config {
 	return Config{
 		SlotsPerEpoch:     mainnetSlotsPerEpoch,

@@ -1,6 +1,6 @@
 package pool
 
-// Faults (issue 6, requirement 4): contexts cancelled while their batch is
+// Faults: contexts cancelled while their batch is
 // verified, Close during a flood, and a node whose interfaces fail or block
 // on chosen calls. Every message must still get exactly one verdict, and no
 // goroutine may outlive the test (the synctest bubble of the tests with a

@@ -1,6 +1,6 @@
 package pool
 
-// Adversarial floods through the pool (issue 6, requirement 3): invalid
+// Adversarial floods through the pool: invalid
 // signatures (half, all, points outside G2), one signing root, many roots,
 // duplicates, far-future and stale slots, bad bitlists, and a flood against
 // a small queue, each with honest attestations interleaved. TestFlood checks

@@ -3,7 +3,7 @@ package pool
 // The consensus specs' own gossip validation test cases for the
 // beacon_attestation_{subnet_id}, beacon_aggregate_and_proof and (Gloas)
 // payload_attestation_message topics, ported from the generators of
-// consensus-specs (2026-08):
+// consensus-specs:
 //
 //	tests/core/pyspec/eth_consensus_specs/test/{phase0,deneb,electra,gloas}/networking/
 //	  test_gossip_beacon_attestation.py
