@@ -118,19 +118,34 @@
 //	attpool_verdicts_total{topic,verdict,rule}  verdicts; topic is attestation, aggregate or payload_attestation
 //	attpool_verdict_seconds{topic}             histogram: submission to verdict
 //	attpool_queue_wait_seconds                 histogram: a set's wait before its batch is verified
-//	attpool_batch_sets, attpool_batch_seconds  histograms: sets per batch, time to verify one
-//	attpool_pending_sets                       sets queued, being verified or awaiting their verdict
+//	attpool_batch_sets                         histogram: sets per batch
+//	attpool_batch_seconds                      histogram: time to verify one batch
 //	attpool_isolated_sets_total                sets verified apart (peer isolation)
-//	attpool_isolated_peers                     peers isolated now
-//	attpool_aggregates, attpool_attestation_data, attpool_seen_attesters   sizes, read at scrape time
 //	attpool_dropped_total                      accepted messages a bound kept out
 //
+// and gauges read at scrape time:
+//
+//	attpool_pending_sets                       sets queued, being verified or awaiting their verdict
+//	attpool_aggregates                         aggregates kept for block packing
+//	attpool_attestation_data                   distinct AttestationData of those aggregates
+//	attpool_seen_attesters                     entries of the attesters' first-seen cache
+//	attpool_isolated_peers                     peers isolated now
+//
 // and, when the verifier has Stats (*verifier.Verifier does), its counters,
-// read at scrape time: attpool_verifier_calls_total, _sets_total,
-// _checks_total, _bisections_total, _individual_sets_total (sets checked
-// alone), _subgroup_fallbacks_total, _exp_method_total, _located_total and
-// _hash_cache_hits_total. To prefix or label them as a node names its
-// metrics, wrap the registerer:
+// read at scrape time:
+//
+//	attpool_verifier_calls_total               Verify calls
+//	attpool_verifier_sets_total                signature sets submitted
+//	attpool_verifier_checks_total              blinded batch pairing checks
+//	attpool_verifier_bisections_total          failing ranges split in two
+//	attpool_verifier_individual_sets_total     sets checked alone
+//	attpool_verifier_subgroup_fallbacks_total  calls whose fused subgroup rounds failed
+//	attpool_verifier_margin_rounds_total       fused calls that drew the margin rounds
+//	attpool_verifier_exp_method_total          failing ranges resolved by the exponentiation method
+//	attpool_verifier_located_total             invalid sets named by the locate step
+//	attpool_verifier_hash_cache_hits_total     signing roots found in the hash-to-G2 cache
+//
+// To prefix or label them as a node names its metrics, wrap the registerer:
 //
 //	reg := prometheus.WrapRegistererWithPrefix("beacon_", prometheus.DefaultRegisterer)
 //	p, err := pool.New(pool.Config{Registerer: reg}, node)

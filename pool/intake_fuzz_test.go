@@ -1,6 +1,6 @@
 package pool
 
-// Fuzzing of the pool's intake (issue 6, requirement 2). FuzzIntake decodes
+// Fuzzing of the pool's intake. FuzzIntake decodes
 // its input into a sequence of operations on a fresh pool: submissions of
 // SingleAttestations and SignedAggregateAndProofs taken from a small table of
 // real signed messages, as they are or mutated (wrong subnet, committee
@@ -395,6 +395,9 @@ func fzCheck(t *testing.T, p *Pool, subs []*fzSub, counted float64) {
 		rules[r.Rule()]++
 		if r.Verdict != Accept && r.Rule() == "unknown" {
 			t.Errorf("submission %d (%s): %v names no rule", i, s.desc, r)
+		}
+		if (r.Verdict == Accept) != (r.Err == nil) {
+			t.Errorf("submission %d (%s): verdict %v with Err %v", i, s.desc, r.Verdict, r.Err)
 		}
 		if s.cancelled && (r.Verdict != Ignore || !errors.Is(r, ErrCancelled) || !errors.Is(r, context.Canceled)) {
 			t.Errorf("submission %d (%s): %v, want Ignore (cancelled)", i, s.desc, r)

@@ -2,6 +2,8 @@ package pool
 
 import (
 	"context"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -133,6 +135,43 @@ func TestMetricsScrape(t *testing.T) {
 		}
 		if mf.GetType() == dto.MetricType_COUNTER && !strings.HasSuffix(mf.GetName(), "_total") {
 			t.Errorf("counter %s does not end in _total", mf.GetName())
+		}
+	}
+}
+
+// TestMetricsDocumented: the package doc lists every metric the pool
+// registers (with a verifier that has Stats), and no other.
+func TestMetricsDocumented(t *testing.T) {
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	documented := map[string]bool{}
+	for _, name := range regexp.MustCompile(`attpool_\w+`).FindAllString(string(doc), -1) {
+		documented[name] = true
+	}
+	e := newEnv(t, 1, 8, 100)
+	p := e.pool(Config{})
+	descs := make(chan *prometheus.Desc, 64)
+	for _, c := range p.metrics.collectors {
+		c.Describe(descs)
+	}
+	close(descs)
+	fqName := regexp.MustCompile(`fqName: "([^"]+)"`)
+	registered := map[string]bool{}
+	for d := range descs {
+		m := fqName.FindStringSubmatch(d.String())
+		if m == nil {
+			t.Fatalf("no name in %v", d)
+		}
+		registered[m[1]] = true
+		if !documented[m[1]] {
+			t.Errorf("%s is registered but not in the package doc", m[1])
+		}
+	}
+	for name := range documented {
+		if !registered[name] {
+			t.Errorf("the package doc lists %s, which the pool does not register", name)
 		}
 	}
 }

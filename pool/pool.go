@@ -300,9 +300,19 @@ func (p *Pool) isCurrentOrPreviousEpoch(epoch uint64, now int64) bool {
 
 func (p *Pool) epochOf(slot uint64) uint64 { return slot / p.cfg.SlotsPerEpoch }
 
-// computeSubnet is the specs' compute_subnet_for_attestation.
-func (p *Pool) computeSubnet(committeesPerSlot, slot, committeeIndex uint64) uint64 {
-	committeesSinceEpochStart := committeesPerSlot * (slot % p.cfg.SlotsPerEpoch)
+// ComputeSubnetForAttestation is the specs' compute_subnet_for_attestation:
+// the subnet (the subnet_id of beacon_attestation_{subnet_id}) of the
+// attestations of committee committeeIndex at slot, on a chain of
+// slotsPerEpoch slots an epoch (SLOTS_PER_EPOCH; 0 means the mainnet
+// preset's 32, as in Config) with committeesPerSlot committees a slot in the
+// slot's epoch (get_committee_count_per_slot). The pool rejects an
+// attestation received on another subnet (ErrWrongSubnet); a node publishes
+// its validators' attestations on this one.
+func ComputeSubnetForAttestation(slotsPerEpoch, committeesPerSlot, slot, committeeIndex uint64) uint64 {
+	if slotsPerEpoch == 0 {
+		slotsPerEpoch = mainnetSlotsPerEpoch
+	}
+	committeesSinceEpochStart := committeesPerSlot * (slot % slotsPerEpoch)
 	return (committeesSinceEpochStart + committeeIndex) % AttestationSubnetCount
 }
 

@@ -72,6 +72,35 @@ func TestResultIndexed(t *testing.T) {
 	}
 }
 
+// TestResultAsError: what a Result says as an error, on Accept (no error:
+// no sentinel matches, nothing to unwrap) and on another verdict (its
+// sentinel and the verdict).
+func TestResultAsError(t *testing.T) {
+	e, p, _ := queryEnv(t)
+	ctx := context.Background()
+	att, subnet := e.single(e.data(testSlot), 0, 3)
+	res := p.ValidateAttestation(ctx, NoPeer, att, subnet)
+	wantResult(t, res, Accept, nil)
+	if res.Err != nil || res.Error() != "accept" || res.Unwrap() != nil || res.Rule() != "accept" {
+		t.Fatalf("accepted: Err %v, Error %q, Unwrap %v, Rule %q", res.Err, res.Error(), res.Unwrap(), res.Rule())
+	}
+	for _, sentinel := range []error{ErrAlreadySeen, ErrInvalidSignature, ErrCancelled, context.Canceled} {
+		if errors.Is(res, sentinel) {
+			t.Errorf("accepted Result matches %v", sentinel)
+		}
+	}
+	var err error = res
+	if err == nil {
+		t.Fatal("a Result in an error variable is nil")
+	}
+
+	res = p.ValidateAttestation(ctx, NoPeer, att, subnet)
+	wantResult(t, res, Ignore, ErrAlreadySeen)
+	if res.Unwrap() != res.Err || res.Error() != "ignore: "+res.Err.Error() || errors.Is(res, ErrInvalidSignature) {
+		t.Fatalf("copy: Error %q, Unwrap %v", res.Error(), res.Unwrap())
+	}
+}
+
 // TestAggregateAttestation: the query returns the aggregate with the most
 // attesters of (slot, data root, committee), validly signed, and nothing for
 // another slot, root or committee.

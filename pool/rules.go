@@ -218,7 +218,7 @@ func (p *Pool) checkCommitteeIndex(m *intake) (res Result, ok bool) {
 		return Result{}, true
 	}
 	// [REJECT] The attestation is for the correct subnet
-	if want := p.computeSubnet(committeesPerSlot, m.d.Slot, m.index); want != *m.subnet {
+	if want := ComputeSubnetForAttestation(p.cfg.SlotsPerEpoch, committeesPerSlot, m.d.Slot, m.index); want != *m.subnet {
 		return rejectf(ErrWrongSubnet, "subnet %d, want %d", *m.subnet, want), false
 	}
 	return Result{}, true

@@ -248,13 +248,14 @@ func dataWithBlock(e *env, root [32]byte) *attestation.AttestationData {
 }
 
 func TestSubnetAndAggregatorHelpers(t *testing.T) {
-	p := &Pool{cfg: Config{SlotsPerEpoch: 32}}
-	for _, c := range []struct{ cps, slot, index, want uint64 }{
-		{64, 0, 0, 0}, {64, 0, 63, 63}, {64, 1, 0, 0}, {64, 1, 5, 5},
-		{1, 5, 0, 5}, {3, 33, 2, 5}, {2, 31, 1, 63}, {4, 17, 3, 7},
+	for _, c := range []struct{ spe, cps, slot, index, want uint64 }{
+		{32, 64, 0, 0, 0}, {32, 64, 0, 63, 63}, {32, 64, 1, 0, 0}, {32, 64, 1, 5, 5},
+		{32, 1, 5, 0, 5}, {32, 3, 33, 2, 5}, {32, 2, 31, 1, 63}, {32, 4, 17, 3, 7},
+		// The minimal preset's 8 slots an epoch; 0 means the mainnet's 32.
+		{8, 4, 9, 2, 6}, {8, 16, 7, 3, 51}, {0, 2, 31, 1, 63},
 	} {
-		if got := p.computeSubnet(c.cps, c.slot, c.index); got != c.want {
-			t.Errorf("computeSubnet(%d, %d, %d) = %d, want %d", c.cps, c.slot, c.index, got, c.want)
+		if got := ComputeSubnetForAttestation(c.spe, c.cps, c.slot, c.index); got != c.want {
+			t.Errorf("ComputeSubnetForAttestation(%d, %d, %d, %d) = %d, want %d", c.spe, c.cps, c.slot, c.index, got, c.want)
 		}
 	}
 	// Committees smaller than 16 per aggregator: everyone aggregates.

@@ -135,7 +135,7 @@ func (n *Network) SlotMessages(slot uint64, faults float64, seed uint64) []Messa
 	var msgs []Message
 	for ci := range cps {
 		c, _ := n.Committees.BeaconCommittee(slot, ci)
-		subnet := (cps*(slot%n.SlotsPerEpoch) + ci) % pool.AttestationSubnetCount
+		subnet := pool.ComputeSubnetForAttestation(n.SlotsPerEpoch, cps, slot, ci)
 		for _, v := range c {
 			msgs = append(msgs, Message{
 				Att:    &attestation.SingleAttestation{CommitteeIndex: ci, AttesterIndex: v, Data: d},
