@@ -171,12 +171,12 @@ type intake struct {
 	subs []uint64
 }
 
-func (in *intake) ValidateAttestationFrom(_ context.Context, from pool.Peer, _ *attestation.SingleAttestation, subnet uint64) pool.Result {
+func (in *intake) ValidateAttestation(_ context.Context, from pool.Peer, _ *attestation.SingleAttestation, subnet uint64) pool.Result {
 	in.from, in.subs = append(in.from, from), append(in.subs, subnet)
 	return in.res
 }
 
-func (in *intake) ValidateAggregateFrom(_ context.Context, from pool.Peer, _ *attestation.SignedAggregateAndProof) pool.Result {
+func (in *intake) ValidateAggregate(_ context.Context, from pool.Peer, _ *attestation.SignedAggregateAndProof) pool.Result {
 	in.from = append(in.from, from)
 	return in.res
 }

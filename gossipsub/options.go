@@ -9,7 +9,7 @@ import (
 )
 
 // RouterConfig is what RouterOptions sets on a gossipsub router. Zero fields
-// take the values of DefaultRouterConfig.
+// take the values of DefaultRouterConfig().
 type RouterConfig struct {
 	// SlotDuration is the slot time (12 s on mainnet); the seen-messages TTL
 	// is two epochs of it, as the specs say.
@@ -34,25 +34,30 @@ type RouterConfig struct {
 	Tracers []pubsub.RawTracer
 }
 
-// DefaultRouterConfig gives the zero fields of a RouterConfig their values.
-var DefaultRouterConfig = RouterConfig{
-	SlotDuration:  12 * time.Second,
-	SlotsPerEpoch: 32,
-	// A subnet's attestations arrive in a burst at a third of the slot; the
-	// front-end only starts validators, so the queue absorbs bursts of a
-	// few thousand messages without dropping (pubsub's default is 32).
-	ValidateQueue: 4096,
-	// pubsub's default: enough validators in flight for the pool's
-	// batches of every subscribed topic at once.
-	ValidateThrottle: 8192,
-	// Outbound queue per peer: a burst of a few hundred forwarded messages
-	// per heartbeat must not be dropped (pubsub's default is 32; Prysm
-	// uses 600).
-	OutboundQueue: 1024,
+// DefaultRouterConfig returns the values the zero fields of a RouterConfig
+// stand for, a new RouterConfig each call. ValidateWorkers is left zero: it
+// is GOMAXPROCS when the options are made.
+func DefaultRouterConfig() RouterConfig {
+	return RouterConfig{
+		SlotDuration:  12 * time.Second,
+		SlotsPerEpoch: 32,
+		// A subnet's attestations arrive in a burst at a third of the
+		// slot; the front-end only starts validators, so the queue absorbs
+		// bursts of a few thousand messages without dropping (pubsub's
+		// default is 32).
+		ValidateQueue: 4096,
+		// pubsub's default: enough validators in flight for the pool's
+		// batches of every subscribed topic at once.
+		ValidateThrottle: 8192,
+		// Outbound queue per peer: a burst of a few hundred forwarded
+		// messages per heartbeat must not be dropped (pubsub's default is
+		// 32; Prysm uses 600).
+		OutboundQueue: 1024,
+	}
 }
 
 func (c RouterConfig) sanitize() RouterConfig {
-	d := DefaultRouterConfig
+	d := DefaultRouterConfig()
 	if c.SlotDuration <= 0 {
 		c.SlotDuration = d.SlotDuration
 	}

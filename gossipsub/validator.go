@@ -20,8 +20,8 @@ var ErrConfig = errors.New("attpool/gossipsub: invalid config")
 // Intake is what the validators need of a pool: its intake with the
 // forwarding peer. *pool.Pool implements it.
 type Intake interface {
-	ValidateAttestationFrom(ctx context.Context, from pool.Peer, att *attestation.SingleAttestation, subnet uint64) pool.Result
-	ValidateAggregateFrom(ctx context.Context, from pool.Peer, sap *attestation.SignedAggregateAndProof) pool.Result
+	ValidateAttestation(ctx context.Context, from pool.Peer, att *attestation.SingleAttestation, subnet uint64) pool.Result
+	ValidateAggregate(ctx context.Context, from pool.Peer, sap *attestation.SignedAggregateAndProof) pool.Result
 }
 
 // ValidationOf maps the pool's verdict to the router's, by name: the two
@@ -56,7 +56,7 @@ type Outcome struct {
 }
 
 // Config configures Validators. Zero fields take the defaults of
-// DefaultConfig.
+// DefaultConfig().
 type Config struct {
 	// Digest is the fork digest of the topics.
 	Digest ForkDigest
@@ -77,27 +77,34 @@ type Config struct {
 	Observe func(Outcome)
 }
 
-// DefaultConfig gives the zero fields of a Config their values.
-var DefaultConfig = Config{
-	// A third of a slot: an attestation validated later is too late for
-	// the aggregation duty of its slot, and the router's goroutine is
-	// freed; the pool itself answers within its BatchDelay plus a batch.
-	Timeout: 4 * time.Second,
-	// The validators block until the pool's batched verdict, so the
-	// concurrency is the number of messages a batch can gather: the pool's
-	// default BatchSize (1024) per topic is also pubsub's default.
-	Concurrency: 1024,
+// DefaultConfig returns the values the zero fields of a Config stand for,
+// a new Config each call (nothing a caller does to one changes the
+// defaults).
+func DefaultConfig() Config {
+	return Config{
+		// A third of a slot: an attestation validated later is too late
+		// for the aggregation duty of its slot, and the router's goroutine
+		// is freed; the pool itself answers within its BatchDelay plus a
+		// batch.
+		Timeout: 4 * time.Second,
+		// The validators block until the pool's batched verdict, so the
+		// concurrency is the number of messages a batch can gather: the
+		// pool's default BatchSize (1024) per topic is also pubsub's
+		// default.
+		Concurrency: 1024,
+	}
 }
 
 func (c Config) sanitize() (Config, error) {
 	if c.Timeout < 0 || c.Concurrency < 0 {
 		return c, fmt.Errorf("%w: negative Timeout or Concurrency", ErrConfig)
 	}
+	d := DefaultConfig()
 	if c.Timeout == 0 {
-		c.Timeout = DefaultConfig.Timeout
+		c.Timeout = d.Timeout
 	}
 	if c.Concurrency == 0 {
-		c.Concurrency = DefaultConfig.Concurrency
+		c.Concurrency = d.Concurrency
 	}
 	if c.Logger == nil {
 		l := logrus.New()
@@ -133,7 +140,7 @@ func (v *Validators) Attestation(subnet uint64) pubsub.ValidatorEx {
 		if err != nil {
 			return v.done(msg, from, start, pool.Result{Verdict: pool.Reject, Err: err})
 		}
-		res := v.in.ValidateAttestationFrom(ctx, v.peer(from), att, subnet)
+		res := v.in.ValidateAttestation(ctx, v.peer(from), att, subnet)
 		if res.Verdict == pool.Accept {
 			msg.ValidatorData = att
 		}
@@ -149,7 +156,7 @@ func (v *Validators) Aggregate() pubsub.ValidatorEx {
 		if err != nil {
 			return v.done(msg, from, start, pool.Result{Verdict: pool.Reject, Err: err})
 		}
-		res := v.in.ValidateAggregateFrom(ctx, v.peer(from), sap)
+		res := v.in.ValidateAggregate(ctx, v.peer(from), sap)
 		if res.Verdict == pool.Accept {
 			msg.ValidatorData = sap
 		}

@@ -165,7 +165,7 @@ func TestPolicyWait(t *testing.T) {
 			defer p.Close()
 			att, subnet := e.single(e.data(testSlot), 0, 3)
 			start := time.Now()
-			wantResult(t, p.ValidateAttestation(context.Background(), att, subnet), Accept, nil)
+			wantResult(t, p.ValidateAttestation(context.Background(), NoPeer, att, subnet), Accept, nil)
 			if got := time.Since(start); got != c.want {
 				t.Errorf("%v %v: verdict after %v, want %v", c.cfg.Policy, c.cfg.BatchDelay, got, c.want)
 			}

@@ -4,8 +4,6 @@ import (
 	"sync"
 
 	"github.com/prysmaticlabs/go-bitfield"
-
-	"github.com/attpool/attpool/crypto"
 )
 
 // verdict is the verifier's verdict on one job.
@@ -101,14 +99,15 @@ func (p *Pool) recordVerdicts(vs []verdict) []*group {
 }
 
 // preliminary is each group's verdict before the first-seen rules: its
-// signatures', then the chain rules' (once per data root).
+// signatures', then, on the topics that run them now, the chain rules'
+// (once per data root).
 func (p *Pool) preliminary(groups []*group) []Result {
 	pre := make([]Result, len(groups))
 	chain := make(map[[32]byte]Result)
 	for i, g := range groups {
-		pre[i] = g.sigVerdict()
-		if pre[i].Verdict != Accept || g.kind == kindPayloadAttestation {
-			continue // a payload attestation's chain rules ran at intake
+		pre[i] = g.t.signatures(g.ok)
+		if pre[i].Verdict != Accept || !g.t.chainRules {
+			continue
 		}
 		c, seen := chain[g.info.root]
 		if !seen {
@@ -173,40 +172,22 @@ func (p *Pool) answerGroupLocked(c *commitment, g *group, pre Result) {
 }
 
 // copyVerdict is the verdict of an identical copy of g's message answered
-// just after g's with res.
+// just after g's with res: an accepted message's copy breaks its topic's
+// first-seen rule.
 func copyVerdict(g *group, res Result) Result {
 	if res.Verdict != Accept {
 		return res
 	}
-	switch g.kind {
-	case kindAggregate:
-		return ignore(ErrAggregatorSeen)
-	case kindPayloadAttestation:
-		return ignore(ErrPayloadAttestationSeen)
-	}
-	return ignore(ErrAlreadySeen)
+	return ignore(g.t.copySeen)
 }
 
 // commitGroupLocked applies the first-seen rules to a message whose
-// preliminary verdict is pre and commits it if accepted; an accepted
-// attestation joins c's singles, merged by storeSinglesLocked.
+// preliminary verdict is pre and commits it if accepted (topic.commit).
 func (p *Pool) commitGroupLocked(c *commitment, g *group, pre Result) Result {
 	if pre.Verdict != Accept {
 		return pre
 	}
-	switch g.kind {
-	case kindPayloadAttestation:
-		return p.commitPayloadAttestationLocked(g)
-	case kindAggregate:
-		return p.commitAggregateLocked(g, &g.point)
-	}
-	res := p.commitAttestationLocked(g)
-	if res.Verdict == Accept {
-		c.singles = append(c.singles, &single{key: g.agg, data: g.data, pos: g.pos, size: g.size, sig: &g.point})
-		c.at = append(c.at, len(c.outs))
-		c.groups = append(c.groups, g)
-	}
-	return res
+	return g.t.commit(c, g)
 }
 
 // storeSinglesLocked merges the accepted attestations into their
@@ -226,22 +207,26 @@ func (p *Pool) storeSinglesLocked(c *commitment) {
 }
 
 // commitAttestationLocked applies the first-seen rule to a valid attestation
-// and marks it seen.
-func (p *Pool) commitAttestationLocked(g *group) Result {
-	if res := p.checkSeenLocked(g); res.Err != nil {
+// and marks it seen; it joins c's singles, merged into its aggregate by
+// storeSinglesLocked.
+func (p *Pool) commitAttestationLocked(c *commitment, g *group) Result {
+	if res := p.checkAttestationSeenLocked(g); res.Err != nil {
 		return res
 	}
 	p.attSeen.add(g.key.epoch, g.key.index)
+	c.singles = append(c.singles, &single{key: g.agg, data: g.data, pos: g.pos, size: g.size, sig: &g.point})
+	c.at = append(c.at, len(c.outs))
+	c.groups = append(c.groups, g)
 	return accepted
 }
 
 // commitAggregateLocked applies the seen rules to a valid aggregate, marks it
 // seen and stores it.
-func (p *Pool) commitAggregateLocked(g *group, sig *crypto.Signature) Result {
-	if res := p.checkSeenLocked(g); res.Err != nil {
+func (p *Pool) commitAggregateLocked(_ *commitment, g *group) Result {
+	if res := p.checkAggregateSeenLocked(g); res.Err != nil {
 		return res
 	}
-	if !p.store.addAggregate(g.agg, g.data, g.bits, sig) {
+	if !p.store.addAggregate(g.agg, g.data, g.bits, &g.point) {
 		return ignore(ErrPoolFull)
 	}
 	bits := make(bitfield.Bitlist, len(g.bits))

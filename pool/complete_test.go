@@ -91,8 +91,8 @@ func TestStreamedVerdicts(t *testing.T) {
 		good, subnet := e.single(d, 0, 0)
 		bad, _ := e.single(d, 0, 1)
 		bad.Signature = e.sign(bad.AttesterIndex, [32]byte{7})
-		badc := p.ValidateAttestationAsync(ctx, bad, subnet)
-		goodc := p.ValidateAttestationAsync(ctx, good, subnet)
+		badc := p.ValidateAttestationAsync(ctx, NoPeer, bad, subnet)
+		goodc := p.ValidateAttestationAsync(ctx, NoPeer, good, subnet)
 		<-s.searched
 		wantResult(t, <-goodc, Accept, nil) // while the search goes on
 		select {
@@ -104,7 +104,7 @@ func TestStreamedVerdicts(t *testing.T) {
 		var later []<-chan Result
 		for pos := uint64(2); pos < 4; pos++ {
 			att, subnet := e.single(d, 0, pos)
-			later = append(later, p.ValidateAttestationAsync(ctx, att, subnet))
+			later = append(later, p.ValidateAttestationAsync(ctx, NoPeer, att, subnet))
 		}
 		for _, c := range later {
 			wantResult(t, <-c, Accept, nil)
@@ -125,11 +125,11 @@ func TestAggregateAcrossBatches(t *testing.T) {
 	// BatchSize 1: every set alone, so each aggregate spans three batches.
 	p := e.pool(Config{BatchSize: 1, VerifyWorkers: 3})
 	ctx := context.Background()
-	wantResult(t, p.ValidateAggregate(ctx, e.aggregate(d, 0, []uint64{1, 2})), Accept, nil)
+	wantResult(t, p.ValidateAggregate(ctx, NoPeer, e.aggregate(d, 0, []uint64{1, 2})), Accept, nil)
 	bad := e.aggregate(d, 0, []uint64{3, 4, 5})
 	bad.Message.AggregatorIndex = e.comm.validator(d.Slot, 0, 6) // selection proof of another
 	bad.Signature = e.signAggregateAndProof(bad.Message)
-	wantResult(t, p.ValidateAggregate(ctx, bad), Reject, ErrInvalidSelectionProof)
+	wantResult(t, p.ValidateAggregate(ctx, NoPeer, bad), Reject, ErrInvalidSelectionProof)
 }
 
 // TestBackupTakesOver: under BatchAdaptive the second verify goroutine, a
@@ -158,12 +158,12 @@ func TestBackupTakesOver(t *testing.T) {
 				ctx := context.Background()
 				bad, subnet := e.single(d, 0, 1)
 				bad.Signature = e.sign(bad.AttesterIndex, [32]byte{7})
-				badc := p.ValidateAttestationAsync(ctx, bad, subnet)
+				badc := p.ValidateAttestationAsync(ctx, NoPeer, bad, subnet)
 				<-s.searched
 				start := time.Now()
 				for pos := uint64(2); pos < 4; pos++ {
 					good, subnet := e.single(d, 0, pos)
-					wantResult(t, p.ValidateAttestation(ctx, good, subnet), Accept, nil)
+					wantResult(t, p.ValidateAttestation(ctx, NoPeer, good, subnet), Accept, nil)
 				}
 				if got := time.Since(start); got != tc.want {
 					t.Errorf("answered after %v, want %v", got, tc.want)
@@ -211,14 +211,14 @@ func TestSearchSuspects(t *testing.T) {
 		p := e.pool(Config{VerifyWorkers: 1, SignatureVerifier: g})
 		ctx := context.Background()
 		warm, subnet := e.single(d, 0, 0)
-		warmc := p.ValidateAttestationAsync(ctx, warm, subnet)
+		warmc := p.ValidateAttestationAsync(ctx, NoPeer, warm, subnet)
 		synctest.Wait()
 		bad, subnet := e.single(d, 0, 1)
 		bad.Signature = e.sign(bad.AttesterIndex, [32]byte{7})
-		cs := []<-chan Result{p.ValidateAttestationFromAsync(ctx, "attacker", bad, subnet)}
+		cs := []<-chan Result{p.ValidateAttestationAsync(ctx, "attacker", bad, subnet)}
 		for pos, from := range []Peer{"honest", NoPeer} {
 			att, subnet := e.single(d, 0, uint64(pos+2))
-			cs = append(cs, p.ValidateAttestationFromAsync(ctx, from, att, subnet))
+			cs = append(cs, p.ValidateAttestationAsync(ctx, from, att, subnet))
 		}
 		synctest.Wait()
 		close(g.gate)
@@ -265,11 +265,11 @@ func TestUndecodableSignatureInBatch(t *testing.T) {
 		var goods []<-chan Result
 		for pos := uint64(0); pos < 3; pos++ {
 			att, subnet := e.single(d, 0, pos)
-			goods = append(goods, p.ValidateAttestationAsync(ctx, att, subnet))
+			goods = append(goods, p.ValidateAttestationAsync(ctx, NoPeer, att, subnet))
 		}
 		bad, subnet := e.single(d, 0, 3)
 		bad.Signature = [96]byte{1}
-		badc := p.ValidateAttestationFromAsync(ctx, "peer", bad, subnet)
+		badc := p.ValidateAttestationAsync(ctx, "peer", bad, subnet)
 		wantResult(t, <-badc, Reject, ErrInvalidSignature)
 		for _, c := range goods {
 			wantResult(t, <-c, Accept, nil)
@@ -279,7 +279,7 @@ func TestUndecodableSignatureInBatch(t *testing.T) {
 		}
 		// The rejected message is not seen: the signer's valid one is accepted.
 		good, subnet := e.single(d, 0, 3)
-		wantResult(t, p.ValidateAttestation(ctx, good, subnet), Accept, nil)
+		wantResult(t, p.ValidateAttestation(ctx, NoPeer, good, subnet), Accept, nil)
 	})
 }
 

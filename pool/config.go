@@ -94,16 +94,13 @@ type Config struct {
 	// MergeWorkers is the number of goroutines a large merge of signatures
 	// is spread over; 0 means GOMAXPROCS.
 	MergeWorkers int
-	// PerSignature makes the pool verify every signature alone (in
-	// parallel) instead of in batch checks: the baseline of the benchmarks.
-	// It sets Verifier.Individual.
-	PerSignature bool
 	// Verifier configures the pool's verifier.
 	Verifier verifier.Config
 	// SignatureVerifier, when not nil, is the verifier the pool uses instead
-	// of building its own from Verifier and PerSignature (which are then
-	// ignored): a node can share one across pools and topics. The pool does
-	// not close it.
+	// of building its own from Verifier (which is then ignored): a node can
+	// share one across pools and topics, and a benchmark can pass a baseline
+	// (a verifier built with verifier.Config.Individual checks every
+	// signature alone). The pool does not close it.
 	SignatureVerifier SignatureVerifier
 
 	// MaxPending bounds the signature sets queued, being verified or awaiting
@@ -238,9 +235,8 @@ const (
 // in which its attestations of that slot arrive) and, under BatchFixed,
 // BatchDelay (FixedBatchDelay, Prysm's wait).
 //
-// The measurements quoted are the README's (2026-12-01, 2 vCPUs,
-// GOMAXPROCS=2, quiet), from `go run ./examples/verifybench -runs 5 -report
-// docs/bench`.
+// The measurements quoted are the README's (2 vCPUs, GOMAXPROCS=2, a quiet
+// machine), from `go run ./examples/verifybench -runs 5 -report docs/bench`.
 func DefaultConfig() Config {
 	return Config{
 		SlotsPerEpoch:     mainnetSlotsPerEpoch,
@@ -262,9 +258,6 @@ func DefaultConfig() Config {
 // sanitize fills in the defaults and checks the values.
 func (c Config) sanitize() (Config, error) {
 	c.fillDefaults()
-	if c.PerSignature {
-		c.Verifier.Individual = true
-	}
 	if c.Logger == nil {
 		l := logrus.New()
 		l.SetOutput(io.Discard)

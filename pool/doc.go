@@ -7,15 +7,16 @@
 //
 // The node supplies what the pool cannot know through the small interfaces
 // of a Node (validator keys, committees, the clock, the fork schedule, the
-// fork-choice checks); MemChain, ShuffledCommittees, InteropKeys, ManualClock
-// and ForkList are in-memory versions for tests and simulations, and package
-// pooltest simulates whole slots of traffic. New starts a pool (its
-// goroutines), Close stops it.
+// fork-choice checks); package pooltest has in-memory versions of them for
+// tests and simulations, and simulates whole slots of traffic. New starts a
+// pool (its goroutines), Close stops it. Each gossip topic has one entry
+// point, which takes the Peer that forwarded the message (NoPeer for one the
+// node made itself), and its Async form, which returns at once:
 //
 //	p, err := pool.New(pool.Config{Logger: log, Registerer: reg}, node)
 //	...
-//	res := p.ValidateAttestation(ctx, att, subnet) // blocks until the verdict
-//	ch := p.ValidateAggregateAsync(ctx, sap)       // or not
+//	res := p.ValidateAttestation(ctx, from, att, subnet) // blocks until the verdict
+//	ch := p.ValidateAggregateAsync(ctx, from, sap)       // or not
 //	atts := p.AttestationsForBlock(slot)
 //
 // # Verdicts
@@ -90,12 +91,11 @@
 //
 // # Peer isolation
 //
-// Under BatchAdaptive, a message submitted with its forwarding peer
-// (ValidateAttestationFrom, ...) is verified apart from the others while
-// that peer recently forwarded an invalid signature: each invalid signature
-// adds 1 to the peer's score, the score halves every Config.PeerHalfLife
-// (a slot by default), and the peer is isolated while its score is above
-// one half, so one invalid signature by accident isolates an honest peer for
+// Under BatchAdaptive, a message is verified apart from the others while its
+// forwarding peer (the from of the Validate methods) recently forwarded an
+// invalid signature: each invalid signature adds 1 to the peer's score, the
+// score halves every Config.PeerHalfLife (a slot by default), and the peer is
+// isolated while its score is above one half, so one invalid signature by accident isolates an honest peer for
 // one half-life, while a peer that keeps sending them stays isolated. An
 // isolated peer's sets, including those already queued when it is found
 // out, are verified in batches of at most 8 of its own sets (fewer while
@@ -126,19 +126,34 @@
 //	attpool_verdicts_total{topic,verdict,rule}  verdicts; topic is attestation, aggregate or payload_attestation
 //	attpool_verdict_seconds{topic}             histogram: submission to verdict
 //	attpool_queue_wait_seconds                 histogram: a set's wait before its batch is verified
-//	attpool_batch_sets, attpool_batch_seconds  histograms: sets per batch, time to verify one
-//	attpool_pending_sets                       sets queued, being verified or awaiting their verdict
+//	attpool_batch_sets                         histogram: sets per batch
+//	attpool_batch_seconds                      histogram: time to verify one batch
 //	attpool_isolated_sets_total                sets verified apart (peer isolation)
-//	attpool_isolated_peers                     peers isolated now
-//	attpool_aggregates, attpool_attestation_data, attpool_seen_attesters   sizes, read at scrape time
 //	attpool_dropped_total                      accepted messages a bound kept out
 //
+// and gauges read at scrape time:
+//
+//	attpool_pending_sets                       sets queued, being verified or awaiting their verdict
+//	attpool_aggregates                         aggregates kept for block packing
+//	attpool_attestation_data                   distinct AttestationData of those aggregates
+//	attpool_seen_attesters                     entries of the attesters' first-seen cache
+//	attpool_isolated_peers                     peers isolated now
+//
 // and, when the verifier has Stats (*verifier.Verifier does), its counters,
-// read at scrape time: attpool_verifier_calls_total, _sets_total,
-// _checks_total, _bisections_total, _individual_sets_total (sets checked
-// alone), _subgroup_fallbacks_total, _exp_method_total, _located_total and
-// _hash_cache_hits_total. To prefix or label them as a node names its
-// metrics, wrap the registerer:
+// read at scrape time:
+//
+//	attpool_verifier_calls_total               Verify calls
+//	attpool_verifier_sets_total                signature sets submitted
+//	attpool_verifier_checks_total              blinded batch pairing checks
+//	attpool_verifier_bisections_total          failing ranges split in two
+//	attpool_verifier_individual_sets_total     sets checked alone
+//	attpool_verifier_subgroup_fallbacks_total  calls whose fused subgroup rounds failed
+//	attpool_verifier_margin_rounds_total       fused calls that drew the margin rounds
+//	attpool_verifier_exp_method_total          failing ranges resolved by the exponentiation method
+//	attpool_verifier_located_total             invalid sets named by the locate step
+//	attpool_verifier_hash_cache_hits_total     signing roots found in the hash-to-G2 cache
+//
+// To prefix or label them as a node names its metrics, wrap the registerer:
 //
 //	reg := prometheus.WrapRegistererWithPrefix("beacon_", prometheus.DefaultRegisterer)
 //	p, err := pool.New(pool.Config{Registerer: reg}, node)

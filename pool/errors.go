@@ -37,10 +37,16 @@ func (v Verdict) String() string {
 
 // Result is the verdict on one message and, unless it is Accept, the reason:
 // an error wrapping one of the sentinel errors of this package, one per
-// validation rule. The zero Result is a Reject.
+// validation rule. The pool's Results have Err nil exactly when the verdict
+// is Accept. The zero Result is a Reject (with no reason).
 //
-// A Result is also an error whose Unwrap is Err, so
-// errors.Is(result, pool.ErrAlreadySeen) works.
+// A Result also implements error, so that errors.Is(res, pool.ErrAlreadySeen)
+// works: Error returns the verdict and the reason, Unwrap returns Err. On
+// Accept it is not an error: Err is nil, Error returns "accept", Unwrap
+// returns nil and errors.Is(res, e) is false for every sentinel e. As it is
+// a struct, a Result stored in an error variable is not nil even on Accept:
+// decide on res.Verdict (or res.Err), and return res.Err, not res, where an
+// error is wanted.
 type Result struct {
 	Verdict Verdict
 	Err     error

@@ -1,6 +1,6 @@
 package pool
 
-// Faults (issue 6, requirement 4): contexts cancelled while their batch is
+// Faults: contexts cancelled while their batch is
 // verified, Close during a flood, and a node whose interfaces fail or block
 // on chosen calls. Every message must still get exactly one verdict, and no
 // goroutine may outlive the test (the synctest bubble of the tests with a
@@ -137,9 +137,9 @@ type faultMsg struct {
 
 func (m faultMsg) submit(ctx context.Context, p *Pool) <-chan Result {
 	if m.sap != nil {
-		return p.ValidateAggregateAsync(ctx, m.sap)
+		return p.ValidateAggregateAsync(ctx, NoPeer, m.sap)
 	}
-	return p.ValidateAttestationAsync(ctx, m.att, m.subnet)
+	return p.ValidateAttestationAsync(ctx, NoPeer, m.att, m.subnet)
 }
 
 // faultEnv returns an env of 2 committees of 16 with the clock in slot
@@ -451,7 +451,7 @@ func TestFaultBlockingIntake(t *testing.T) {
 		var ch <-chan Result
 		done := make(chan struct{})
 		go func() {
-			ch = p.ValidateAttestationAsync(ctx, att, subnet)
+			ch = p.ValidateAttestationAsync(ctx, NoPeer, att, subnet)
 			held = time.Since(start)
 			res = <-ch
 			close(done)
@@ -471,7 +471,7 @@ func TestFaultBlockingIntake(t *testing.T) {
 		}
 		// The same message afterwards: accepted (the cancelled one left
 		// nothing behind).
-		r := p.ValidateAttestation(context.Background(), att, subnet)
+		r := p.ValidateAttestation(context.Background(), NoPeer, att, subnet)
 		wantResult(t, r, Accept, nil)
 	})
 }
@@ -556,7 +556,7 @@ func TestFaultCancelMidBatch(t *testing.T) {
 		}
 		// Resubmitted: accepted if and only if it was not before.
 		for i, m := range msgs {
-			r := p.ValidateAttestation(context.Background(), m.att, m.subnet)
+			r := p.ValidateAttestation(context.Background(), NoPeer, m.att, m.subnet)
 			if (r.Verdict == Accept) == (accepted[i] == 1) {
 				t.Errorf("message %d (accepted %d times before): resubmitted, %v", i, accepted[i], r)
 			}

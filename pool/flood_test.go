@@ -1,6 +1,6 @@
 package pool
 
-// Adversarial floods through the pool (issue 6, requirement 3): invalid
+// Adversarial floods through the pool: invalid
 // signatures (half, all, points outside G2), one signing root, many roots,
 // duplicates, far-future and stale slots, bad bitlists, and a flood against
 // a small queue, each with honest attestations interleaved. TestFlood checks
@@ -31,6 +31,7 @@ import (
 	"github.com/attpool/attpool/internal/par"
 	"github.com/attpool/attpool/internal/signtest"
 	"github.com/attpool/attpool/internal/testenv"
+	"github.com/attpool/attpool/pool/internal/memnode"
 )
 
 const (
@@ -61,9 +62,9 @@ type floodMsg struct {
 
 func (m *floodMsg) submit(ctx context.Context, p *Pool) <-chan Result {
 	if m.sap != nil {
-		return p.ValidateAggregateAsync(ctx, m.sap)
+		return p.ValidateAggregateAsync(ctx, NoPeer, m.sap)
 	}
-	return p.ValidateAttestationAsync(ctx, m.att, m.subnet)
+	return p.ValidateAttestationAsync(ctx, NoPeer, m.att, m.subnet)
 }
 
 // floodFixture is the signed material of every flood, built once.
@@ -130,7 +131,7 @@ func floodBuild(tb testing.TB) *floodFixture {
 	fx := &floodFixture{e: e, n: n}
 	fx.node = func() Node {
 		node := e.node
-		node.Clock = NewManualClock(e.genesis.Add(floodSlot*12*time.Second + time.Second))
+		node.Clock = memnode.NewManualClock(e.genesis.Add(floodSlot*12*time.Second + time.Second))
 		return node
 	}
 	nHonest := n/floodEvery + 1
@@ -438,7 +439,7 @@ func floodSubmit(tb testing.TB, cfg Config, node Node, msgs []floodMsg, goroutin
 	close(stopSampler)
 	sampler.Wait()
 	p.mu.Lock()
-	inflight, followers := len(p.attInflight)+len(p.aggInflight), p.followers
+	inflight, followers := len(p.attestations.inflight)+len(p.aggregates.inflight), p.followers
 	run.seenAggs = p.aggSeen.n
 	p.mu.Unlock()
 	if inflight != 0 || followers != 0 {
@@ -568,7 +569,8 @@ func floodCheck(tb testing.TB, k floodKind, run floodRun) (honest, honestAccepte
 // TestFlood sends each flood kind through a pool, with honest messages
 // interleaved, and checks the verdicts, that every message is answered,
 // the bounds and, for the signature floods, the cost per message against
-// the per-signature baseline (a pool with PerSignature) on a sample of the
+// the per-signature baseline (a pool whose verifier checks every signature
+// alone, perSignature) on a sample of the
 // same messages (with ATTPOOL_TIMING_TESTS). Real time: the ratio is of
 // real times; the wait for the verdicts (patience) only catches a pool that
 // stops answering.
@@ -594,7 +596,7 @@ func TestFlood(t *testing.T) {
 				// Asserted kinds take the best of three alternated runs.
 				sample := k.msgs[:len(k.msgs)/4]
 				bcfg := k.cfg
-				bcfg.PerSignature = true
+				bcfg.SignatureVerifier = perSignature(t)
 				reps := 1
 				if measure && k.ratio {
 					reps = 3
@@ -643,7 +645,7 @@ func BenchmarkFlood(b *testing.B) {
 	kinds := floodKinds(fx)
 	base := kinds[1]
 	base.name = "per-signature-invalid-100"
-	base.cfg.PerSignature = true
+	base.cfg.SignatureVerifier = perSignature(b)
 	for _, k := range append(kinds, base) {
 		b.Run(k.name, func(b *testing.B) {
 			var wall time.Duration

@@ -6,11 +6,12 @@ import (
 	"testing/synctest"
 
 	"github.com/attpool/attpool/attestation"
+	"github.com/attpool/attpool/pool/internal/memnode"
 )
 
 // gloas turns on the Gloas rules from forkEpoch.
 func (e *env) gloas(forkEpoch uint64) {
-	e.node.Gloas = &GloasNode{ForkEpoch: forkEpoch, PTC: CommitteePTC{Committees: e.comm, SlotsPerEpoch: e.spe}}
+	e.node.Gloas = &GloasNode{ForkEpoch: forkEpoch, PTC: memnode.CommitteePTC{Committees: e.comm, SlotsPerEpoch: e.spe}}
 }
 
 // payloadData is the data of slot voting for the block of the slot before
@@ -60,9 +61,9 @@ func TestGloasAttestationRules(t *testing.T) {
 			e.chain.SetPayloadStatus(blockRoot(testSlot), c.status)
 			p := e.pool(Config{})
 			att, subnet := e.single(d, 1, 3)
-			wantResult(t, p.ValidateAttestation(context.Background(), att, subnet), c.verdict, c.err)
+			wantResult(t, p.ValidateAttestation(context.Background(), NoPeer, att, subnet), c.verdict, c.err)
 			sap := e.aggregate(c.data(), 0, []uint64{1, 2})
-			wantResult(t, p.ValidateAggregate(context.Background(), sap), c.verdict, c.err)
+			wantResult(t, p.ValidateAggregate(context.Background(), NoPeer, sap), c.verdict, c.err)
 		})
 	}
 }
@@ -79,7 +80,7 @@ func TestGloasTwoRootsPerHead(t *testing.T) {
 		var chans []<-chan Result
 		for pos := range uint64(16) {
 			att, subnet := e.single(e.payloadData(testSlot, pos%2), 0, pos)
-			chans = append(chans, p.ValidateAttestationAsync(context.Background(), att, subnet))
+			chans = append(chans, p.ValidateAttestationAsync(context.Background(), NoPeer, att, subnet))
 		}
 		for _, c := range chans {
 			wantResult(t, <-c, Accept, nil)
@@ -103,7 +104,9 @@ func TestGloasTwoRootsPerHead(t *testing.T) {
 
 // blindChain is a MemChain that cannot give the checkpoint blocks of
 // epochs after 0.
-type blindChain struct{ *MemChain }
+type blindChain struct {
+	*memnode.MemChain[PayloadStatus]
+}
 
 func (c blindChain) CheckpointBlock(root [32]byte, epoch uint64) ([32]byte, bool) {
 	if epoch > 0 {
@@ -124,8 +127,8 @@ func TestGloasCheckpointLookupKeepsReject(t *testing.T) {
 		sameSlot := e.data(testSlot)
 		sameSlot.Index = 1
 		att, subnet := e.single(sameSlot, 1, 3)
-		wantResult(t, p.ValidateAttestation(context.Background(), att, subnet), Reject, ErrSameSlotPayload)
+		wantResult(t, p.ValidateAttestation(context.Background(), NoPeer, att, subnet), Reject, ErrSameSlotPayload)
 		att, subnet = e.single(e.data(testSlot), 1, 4)
-		wantResult(t, p.ValidateAttestation(context.Background(), att, subnet), Ignore, ErrBlockUnknown)
+		wantResult(t, p.ValidateAttestation(context.Background(), NoPeer, att, subnet), Ignore, ErrBlockUnknown)
 	})
 }

@@ -3,7 +3,7 @@ package pool
 // The consensus specs' own gossip validation test cases for the
 // beacon_attestation_{subnet_id}, beacon_aggregate_and_proof and (Gloas)
 // payload_attestation_message topics, ported from the generators of
-// consensus-specs (2026-08):
+// consensus-specs:
 //
 //	tests/core/pyspec/eth_consensus_specs/test/{phase0,deneb,electra,gloas}/networking/
 //	  test_gossip_beacon_attestation.py
@@ -45,6 +45,7 @@ import (
 	"github.com/prysmaticlabs/go-bitfield"
 
 	"github.com/attpool/attpool/attestation"
+	"github.com/attpool/attpool/pool/internal/memnode"
 	"github.com/attpool/attpool/ssz"
 )
 
@@ -74,12 +75,12 @@ var gsForkVersions = map[string]ssz.Version{
 type gsEnv struct {
 	t      *testing.T
 	fork   string
-	keys   *InteropKeys
-	comm   *ShuffledCommittees
+	keys   *memnode.InteropKeys
+	comm   *memnode.ShuffledCommittees
 	head   *gsHead
-	chain  *MemChain
-	clock  *ManualClock
-	forks  *ForkList
+	chain  *memnode.MemChain[PayloadStatus]
+	clock  *memnode.ManualClock
+	forks  *memnode.ForkList
 	anchor [32]byte // the genesis block at slot 0
 }
 
@@ -119,12 +120,12 @@ type gsMsg struct {
 func newGSEnv(t *testing.T, fork string, validators uint64) *gsEnv {
 	e := &gsEnv{
 		t: t, fork: fork,
-		keys:  NewInteropKeys(validators),
-		comm:  NewShuffledCommittees(validators, gsSlotsPerEpoch),
+		keys:  memnode.NewInteropKeys(validators),
+		comm:  memnode.NewShuffledCommittees(validators, gsSlotsPerEpoch),
 		head:  new(gsHead),
-		chain: NewMemChain(gsSlotsPerEpoch),
-		clock: NewManualClock(gsGenesis),
-		forks: SingleFork(gsForkVersions[fork], ssz.Root{0x42}),
+		chain: memnode.NewMemChain[PayloadStatus](gsSlotsPerEpoch),
+		clock: memnode.NewManualClock(gsGenesis),
+		forks: memnode.SingleFork(gsForkVersions[fork], ssz.Root{0x42}),
 	}
 	e.head.comm = e.comm
 	e.anchor = e.addBlock("anchor", 0, [32]byte{}, true)
@@ -276,7 +277,7 @@ func (e *gsEnv) run(msgs []gsMsg) {
 	node := Node{GenesisTime: gsGenesis, Clock: e.clock, Keys: e.keys, Committees: e.head, Forks: e.forks, Chain: e.chain}
 	if e.fork == "gloas" {
 		// The generators' Gloas states are Gloas from genesis.
-		node.Gloas = &GloasNode{ForkEpoch: 0, PTC: CommitteePTC{Committees: e.head, SlotsPerEpoch: gsSlotsPerEpoch}}
+		node.Gloas = &GloasNode{ForkEpoch: 0, PTC: memnode.CommitteePTC{Committees: e.head, SlotsPerEpoch: gsSlotsPerEpoch}}
 	}
 	p, err := New(Config{
 		SlotsPerEpoch: gsSlotsPerEpoch, SlotDuration: gsSlotMs * time.Millisecond,
@@ -293,11 +294,11 @@ func (e *gsEnv) run(msgs []gsMsg) {
 		var got Result
 		switch {
 		case m.att != nil:
-			got = p.ValidateAttestation(ctx, m.att, m.subnet)
+			got = p.ValidateAttestation(ctx, NoPeer, m.att, m.subnet)
 		case m.pam != nil:
-			got = p.ValidatePayloadAttestation(ctx, m.pam)
+			got = p.ValidatePayloadAttestation(ctx, NoPeer, m.pam)
 		default:
-			got = p.ValidateAggregate(ctx, m.sap)
+			got = p.ValidateAggregate(ctx, NoPeer, m.sap)
 		}
 		if got.Verdict != m.want {
 			e.t.Errorf("message %d: got %v, want %v (specs: %q)", i, got, m.want, m.reason)
@@ -778,7 +779,9 @@ func (e *gsEnv) ptcMember(slot uint64) uint64 {
 	return ptc[0]
 }
 
-func (e *gsEnv) ptc() PTCs { return CommitteePTC{Committees: e.head, SlotsPerEpoch: gsSlotsPerEpoch} }
+func (e *gsEnv) ptc() PTCs {
+	return memnode.CommitteePTC{Committees: e.head, SlotsPerEpoch: gsSlotsPerEpoch}
+}
 
 // payloadAttestation is build_payload_attestation_message (payload present,
 // blob data available), signed unless signed is false.

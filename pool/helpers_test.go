@@ -14,7 +14,9 @@ import (
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
 	"github.com/attpool/attpool/internal/signtest"
+	"github.com/attpool/attpool/pool/internal/memnode"
 	"github.com/attpool/attpool/ssz"
+	"github.com/attpool/attpool/verifier"
 )
 
 // testCommittees has cps committees of size validators per slot; validator
@@ -44,10 +46,10 @@ type env struct {
 	t       testing.TB
 	spe     uint64
 	comm    testCommittees
-	keys    *InteropKeys
-	clock   *ManualClock
-	chain   *MemChain
-	forks   *ForkList
+	keys    *memnode.InteropKeys
+	clock   *memnode.ManualClock
+	chain   *memnode.MemChain[PayloadStatus]
+	forks   *memnode.ForkList
 	genesis time.Time
 	node    Node
 }
@@ -64,9 +66,9 @@ func blockRoot(slot uint64) [32]byte {
 func newEnv(t testing.TB, cps, size uint64, headSlot uint64) *env {
 	e := &env{t: t, spe: 32, genesis: testGenesis}
 	e.comm = testCommittees{spe: 32, cps: cps, size: size}
-	e.keys = NewInteropKeys(32 * cps * size)
-	e.clock = NewManualClock(testGenesis)
-	e.chain = NewMemChain(32)
+	e.keys = memnode.NewInteropKeys(32 * cps * size)
+	e.clock = memnode.NewManualClock(testGenesis)
+	e.chain = memnode.NewMemChain[PayloadStatus](32)
 	for s := uint64(0); s <= headSlot; s++ {
 		parent := [32]byte{}
 		if s > 0 {
@@ -75,7 +77,7 @@ func newEnv(t testing.TB, cps, size uint64, headSlot uint64) *env {
 		e.chain.AddBlock(blockRoot(s), parent, s, true)
 	}
 	e.chain.SetFinalized(attestation.Checkpoint{Epoch: 0, Root: blockRoot(0)})
-	e.forks = SingleFork(ssz.Version{5, 0, 0, 0}, ssz.Root{0x42})
+	e.forks = memnode.SingleFork(ssz.Version{5, 0, 0, 0}, ssz.Root{0x42})
 	e.node = Node{GenesisTime: testGenesis, Clock: e.clock, Keys: e.keys, Committees: e.comm, Forks: e.forks, Chain: e.chain}
 	e.setSlot(headSlot, 1000)
 	return e
@@ -194,6 +196,18 @@ func (e *env) signAggregateAndProof(aap *attestation.AggregateAndProof) [96]byte
 		e.t.Fatal(err)
 	}
 	return e.sign(aap.AggregatorIndex, r)
+}
+
+// perSignature is the per-signature baseline of the benchmarks, a
+// SignatureVerifier that checks every set alone (in parallel), closed when
+// tb ends, after the pools made after it.
+func perSignature(tb testing.TB) SignatureVerifier {
+	v, err := verifier.New(verifier.Config{Individual: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(v.Close)
+	return v
 }
 
 func (e *env) pool(cfg Config) *Pool {
@@ -324,8 +338,9 @@ func checkInvariants(t testing.TB, p *Pool) {
 	if seen != p.aggSeen.n {
 		t.Errorf("seen aggregates %d, index says %d", seen, p.aggSeen.n)
 	}
-	if p.closed.Load() && (len(p.attInflight) != 0 || len(p.aggInflight) != 0 || p.pending.Load() != 0 || p.followers != 0) {
-		t.Errorf("closed pool has work in flight: %d/%d groups, %d sets", len(p.attInflight), len(p.aggInflight), p.pending.Load())
+	inflight := len(p.attestations.inflight) + len(p.aggregates.inflight) + len(p.payloadAttestations.inflight)
+	if p.closed.Load() && (inflight != 0 || p.pending.Load() != 0 || p.followers != 0) {
+		t.Errorf("closed pool has work in flight: %d groups, %d sets, %d followers", inflight, p.pending.Load(), p.followers)
 	}
 }
 

@@ -1,6 +1,6 @@
 package pool
 
-// Fuzzing of the pool's intake (issue 6, requirement 2). FuzzIntake decodes
+// Fuzzing of the pool's intake. FuzzIntake decodes
 // its input into a sequence of operations on a fresh pool: submissions of
 // SingleAttestations and SignedAggregateAndProofs taken from a small table of
 // real signed messages, as they are or mutated (wrong subnet, committee
@@ -26,6 +26,7 @@ import (
 	"github.com/prysmaticlabs/go-bitfield"
 
 	"github.com/attpool/attpool/attestation"
+	"github.com/attpool/attpool/pool/internal/memnode"
 )
 
 // fzFixture is the table of real signed messages the fuzzer picks from.
@@ -270,7 +271,7 @@ func fzWait(t *testing.T, ch <-chan Result, what string) Result {
 
 // fzRun plays data on a fresh pool and checks the verdicts and the pool.
 func fzRun(t *testing.T, fx *fzFixture, data []byte) {
-	clock := NewManualClock(fx.e.genesis.Add(testSlot*12*time.Second + time.Second))
+	clock := memnode.NewManualClock(fx.e.genesis.Add(testSlot*12*time.Second + time.Second))
 	node := fx.e.node
 	node.Clock = clock
 	p, err := New(Config{
@@ -291,9 +292,9 @@ func fzRun(t *testing.T, fx *fzFixture, data []byte) {
 		last = s
 		do := func() {
 			if s.aggregate {
-				s.ch = p.ValidateAggregateAsync(ctx, s.sap)
+				s.ch = p.ValidateAggregateAsync(ctx, NoPeer, s.sap)
 			} else {
-				s.ch = p.ValidateAttestationAsync(ctx, s.att, s.subnet)
+				s.ch = p.ValidateAttestationAsync(ctx, NoPeer, s.att, s.subnet)
 			}
 			s.res = fzWait(t, s.ch, s.desc)
 			if cancel != nil {
@@ -394,6 +395,9 @@ func fzCheck(t *testing.T, p *Pool, subs []*fzSub, counted float64) {
 		rules[r.Rule()]++
 		if r.Verdict != Accept && r.Rule() == "unknown" {
 			t.Errorf("submission %d (%s): %v names no rule", i, s.desc, r)
+		}
+		if (r.Verdict == Accept) != (r.Err == nil) {
+			t.Errorf("submission %d (%s): verdict %v with Err %v", i, s.desc, r.Verdict, r.Err)
 		}
 		if s.cancelled && (r.Verdict != Ignore || !errors.Is(r, ErrCancelled) || !errors.Is(r, context.Canceled)) {
 			t.Errorf("submission %d (%s): %v, want Ignore (cancelled)", i, s.desc, r)

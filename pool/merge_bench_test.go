@@ -63,8 +63,8 @@ func mergeCommittee(sigs []crypto.Signature, workers int) *aggregate {
 // BenchmarkMergeCommittee measures merging the 2,048 accepted signatures of
 // a full committee into their aggregate (bits and batch-affine point sums of
 // the signatures decoded once at acceptance). Compare with
-// BenchmarkAggregateCompressedCommittee: the requirement is at most 1/20 of
-// it.
+// BenchmarkAggregateCompressedCommittee: the merge is meant to take at most
+// 1/20 of its time.
 func BenchmarkMergeCommittee(b *testing.B) {
 	sigs, _ := benchSignatures(b, 2048)
 	b.ResetTimer()
@@ -99,8 +99,8 @@ func BenchmarkAggregateCompressedCommittee(b *testing.B) {
 }
 
 // BenchmarkMerge32768 merges 32,768 accepted signatures (a mainnet slot)
-// with one and with two merge workers (GOMAXPROCS set to match): the
-// requirement is at least 1.7x faster on two cores.
+// with one and with two merge workers (GOMAXPROCS set to match): two are
+// meant to be at least 1.7x faster on two cores.
 func BenchmarkMerge32768(b *testing.B) {
 	sigs, _ := benchSignatures(b, 32768)
 	for _, workers := range []int{1, 2} {

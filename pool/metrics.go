@@ -6,18 +6,6 @@ import (
 	"github.com/attpool/attpool/verifier"
 )
 
-// topic is the gossip topic of a request, the topic label of the verdict
-// metrics.
-type topic string
-
-// The topics of the intake.
-const (
-	topicAttestation topic = "attestation" // beacon_attestation_{subnet_id}
-	topicAggregate   topic = "aggregate"   // beacon_aggregate_and_proof
-	// payload_attestation_message (Gloas)
-	topicPayloadAttestation topic = "payload_attestation"
-)
-
 // metrics are the pool's Prometheus metrics, registered on Config.Registerer
 // (names in the package doc).
 type metrics struct {

@@ -2,6 +2,8 @@ package pool
 
 import (
 	"context"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -70,11 +72,11 @@ func TestMetricsScrape(t *testing.T) {
 	ctx := context.Background()
 	d := e.data(testSlot)
 	att, subnet := e.single(d, 0, 0)
-	wantResult(t, p.ValidateAttestation(ctx, att, subnet), Accept, nil)
+	wantResult(t, p.ValidateAttestation(ctx, NoPeer, att, subnet), Accept, nil)
 	bad, subnet := e.single(d, 0, 1)
 	bad.Signature = e.sign(bad.AttesterIndex, [32]byte{1})
-	wantResult(t, p.ValidateAttestation(ctx, bad, subnet), Reject, ErrInvalidSignature)
-	wantResult(t, p.ValidateAggregate(ctx, e.aggregate(d, 0, []uint64{2, 3})), Accept, nil)
+	wantResult(t, p.ValidateAttestation(ctx, NoPeer, bad, subnet), Reject, ErrInvalidSignature)
+	wantResult(t, p.ValidateAggregate(ctx, NoPeer, e.aggregate(d, 0, []uint64{2, 3})), Accept, nil)
 
 	st := p.Stats()
 	vs, _ := p.verifierStats()
@@ -114,7 +116,7 @@ func TestMetricsScrape(t *testing.T) {
 
 	// The gauges follow the pool without a prune.
 	att, subnet = e.single(d, 0, 4)
-	wantResult(t, p.ValidateAttestation(ctx, att, subnet), Accept, nil)
+	wantResult(t, p.ValidateAttestation(ctx, NoPeer, att, subnet), Accept, nil)
 	if got := scrape(t, reg, "node_attpool_seen_attesters", nil); got != 2 {
 		t.Errorf("seen attesters after a second attestation: %v", got)
 	}
@@ -133,6 +135,43 @@ func TestMetricsScrape(t *testing.T) {
 		}
 		if mf.GetType() == dto.MetricType_COUNTER && !strings.HasSuffix(mf.GetName(), "_total") {
 			t.Errorf("counter %s does not end in _total", mf.GetName())
+		}
+	}
+}
+
+// TestMetricsDocumented: the package doc lists every metric the pool
+// registers (with a verifier that has Stats), and no other.
+func TestMetricsDocumented(t *testing.T) {
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	documented := map[string]bool{}
+	for _, name := range regexp.MustCompile(`attpool_\w+`).FindAllString(string(doc), -1) {
+		documented[name] = true
+	}
+	e := newEnv(t, 1, 8, 100)
+	p := e.pool(Config{})
+	descs := make(chan *prometheus.Desc, 64)
+	for _, c := range p.metrics.collectors {
+		c.Describe(descs)
+	}
+	close(descs)
+	fqName := regexp.MustCompile(`fqName: "([^"]+)"`)
+	registered := map[string]bool{}
+	for d := range descs {
+		m := fqName.FindStringSubmatch(d.String())
+		if m == nil {
+			t.Fatalf("no name in %v", d)
+		}
+		registered[m[1]] = true
+		if !documented[m[1]] {
+			t.Errorf("%s is registered but not in the package doc", m[1])
+		}
+	}
+	for name := range documented {
+		if !registered[name] {
+			t.Errorf("the package doc lists %s, which the pool does not register", name)
 		}
 	}
 }

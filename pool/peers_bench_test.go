@@ -140,7 +140,7 @@ func (l *isolationLoad) run(b testing.TB, cfg Config, attack bool) []time.Durati
 		wg.Go(func() {
 			time.Sleep(time.Until(start.Add(m.at)))
 			t0 := time.Now()
-			res := p.ValidateAttestationFrom(context.Background(), m.from, &att, m.subnet)
+			res := p.ValidateAttestation(context.Background(), m.from, &att, m.subnet)
 			lat[i] = time.Since(t0)
 			want := Accept
 			if attack && m.invalid {
@@ -167,12 +167,12 @@ func p99(d []time.Duration) time.Duration {
 	return s[(len(s)*99)/100]
 }
 
-// BenchmarkPeerIsolation is issue 9's peer-isolation figure: one peer sends
+// BenchmarkPeerIsolation measures peer isolation: one peer sends
 // half invalid signatures (10% of the messages) while twenty others send
 // valid ones. It reports the p99 verdict latency of the honest peers'
 // messages on the clean load (the attacker's signatures all valid) and
 // under the attack, with peer isolation and without it (MaxPeers -1), and
-// the ratios attack/clean (the issue's target: at most 1.5 with isolation),
+// the ratios attack/clean (the target: at most 1.5 with isolation),
 // the CPU seconds of a clean and of an attacked run with isolation, and,
 // per attacked run with isolation, the batches of honest peers' sets that
 // held one of the attacker's invalid signatures before it was isolated

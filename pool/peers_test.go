@@ -212,7 +212,7 @@ func TestHonestCopyLeavesLane(t *testing.T) {
 		ctx := context.Background()
 		bad, subnet := e.single(d, 0, 0)
 		bad.Signature = e.sign(bad.AttesterIndex, [32]byte{3})
-		wantResult(t, p.ValidateAttestationFrom(ctx, "attacker", bad, subnet), Reject, ErrInvalidSignature)
+		wantResult(t, p.ValidateAttestation(ctx, "attacker", bad, subnet), Reject, ErrInvalidSignature)
 		held, _ := e.single(d, 0, 1)
 		later, _ := e.single(d, 0, 2)
 		hold := make(chan struct{})
@@ -221,14 +221,14 @@ func TestHonestCopyLeavesLane(t *testing.T) {
 		gv.mu.Lock()
 		gv.hold = hold
 		gv.mu.Unlock()
-		heldc := p.ValidateAttestationFromAsync(ctx, "attacker", held, subnet)
+		heldc := p.ValidateAttestationAsync(ctx, "attacker", held, subnet)
 		<-gv.in // the lane's worker verifies held, and waits
-		laterc := p.ValidateAttestationFromAsync(ctx, "attacker", later, subnet)
+		laterc := p.ValidateAttestationAsync(ctx, "attacker", later, subnet)
 		synctest.Wait() // later is queued in the lane
 		if p.batch.apart.len() != 1 {
 			t.Fatal("later is not waiting in the attacker's lane")
 		}
-		copyc := p.ValidateAttestationFromAsync(ctx, "honest", later, subnet)
+		copyc := p.ValidateAttestationAsync(ctx, "honest", later, subnet)
 		for _, c := range []struct {
 			res  <-chan Result
 			want Verdict
@@ -319,7 +319,7 @@ func TestIsolatedPeerNeverMixed(t *testing.T) {
 		}
 		// The first invalid signature of "bad" isolates it.
 		first := msgs[0]
-		wantResult(t, p.ValidateAttestationFrom(ctx, first.from, first.att, first.subnet), Reject, ErrInvalidSignature)
+		wantResult(t, p.ValidateAttestation(ctx, first.from, first.att, first.subnet), Reject, ErrInvalidSignature)
 		gv.mu.Lock()
 		before := len(gv.calls)
 		hold := make(chan struct{})
@@ -327,11 +327,11 @@ func TestIsolatedPeerNeverMixed(t *testing.T) {
 		gv.mu.Unlock()
 		// A plug holds the only honest worker while everything else queues.
 		plug := msgs[1]
-		plugc := p.ValidateAttestationFromAsync(ctx, plug.from, plug.att, plug.subnet)
+		plugc := p.ValidateAttestationAsync(ctx, plug.from, plug.att, plug.subnet)
 		<-gv.in
 		var chans []<-chan Result
 		for _, m := range msgs[2:] {
-			chans = append(chans, p.ValidateAttestationFromAsync(ctx, m.from, m.att, m.subnet))
+			chans = append(chans, p.ValidateAttestationAsync(ctx, m.from, m.att, m.subnet))
 		}
 		close(hold)
 		wantResult(t, <-plugc, Accept, nil)
@@ -382,7 +382,7 @@ func TestIsolationDecaysInPool(t *testing.T) {
 		defer p.Close()
 		att, subnet := e.single(d, 0, 0)
 		att.Signature = e.sign(att.AttesterIndex, [32]byte{9})
-		wantResult(t, p.ValidateAttestationFrom(context.Background(), "peer", att, subnet), Reject, ErrInvalidSignature)
+		wantResult(t, p.ValidateAttestation(context.Background(), "peer", att, subnet), Reject, ErrInvalidSignature)
 		if n := p.batch.isolatedPeers(); n != 1 {
 			t.Fatalf("%d isolated peers after an invalid signature", n)
 		}
@@ -391,7 +391,7 @@ func TestIsolationDecaysInPool(t *testing.T) {
 			t.Fatalf("%d isolated peers one half-life later", n)
 		}
 		att, subnet = e.single(d, 0, 1)
-		wantResult(t, p.ValidateAttestationFrom(context.Background(), "peer", att, subnet), Accept, nil)
+		wantResult(t, p.ValidateAttestation(context.Background(), "peer", att, subnet), Accept, nil)
 		if got := metricValue(p.metrics.isolated); got != 0 {
 			t.Fatalf("%v sets verified apart after the taint decayed", got)
 		}
@@ -415,13 +415,13 @@ func TestIsolatedPeerVouched(t *testing.T) {
 		}
 		att, subnet := e.single(d, 0, 0)
 		att.Signature = e.sign(att.AttesterIndex, [32]byte{9})
-		wantResult(t, p.ValidateAttestationFrom(ctx, "peer", att, subnet), Reject, ErrInvalidSignature)
+		wantResult(t, p.ValidateAttestation(ctx, "peer", att, subnet), Reject, ErrInvalidSignature)
 		if got := batch(); got != 1 {
 			t.Fatalf("lane batch %d after an invalid signature, want 1", got)
 		}
 		for pos := uint64(1); pos <= 15; pos++ {
 			att, subnet := e.single(d, 0, pos)
-			wantResult(t, p.ValidateAttestationFrom(ctx, "peer", att, subnet), Accept, nil)
+			wantResult(t, p.ValidateAttestation(ctx, "peer", att, subnet), Accept, nil)
 		}
 		if got := metricValue(p.metrics.isolated); got != 15 {
 			t.Fatalf("%v sets verified apart, want 15", got)

@@ -37,18 +37,19 @@ type Pool struct {
 	decoding      atomic.Int64
 	intakeDecodes int64
 
-	mu          sync.Mutex // guards what follows
-	attSeen     *epochSeen // (target epoch, attester) of valid attestations
-	aggrSeen    *epochSeen // (target epoch, aggregator) of valid aggregates
-	aggSeen     *seenAggregates
-	attInflight map[epochKey]*group
-	aggInflight map[epochKey]*group
-	ptcSeen     *epochSeen // (slot, PTC member) of valid payload attestations
-	ptcInflight map[epochKey]*group
-	store       *aggStore
-	included    includedBits // attesters blocks included, per committee
-	followers   int          // copies waiting on a message in flight (bounded by MaxPending)
-	prunedSlot  uint64
+	// The gossip topics (newTopics); their groups in flight are guarded by
+	// mu.
+	attestations, aggregates, payloadAttestations *topic
+
+	mu         sync.Mutex // guards what follows
+	attSeen    *epochSeen // (target epoch, attester) of valid attestations
+	aggrSeen   *epochSeen // (target epoch, aggregator) of valid aggregates
+	aggSeen    *seenAggregates
+	ptcSeen    *epochSeen // (slot, PTC member) of valid payload attestations
+	store      *aggStore
+	included   includedBits // attesters blocks included, per committee
+	followers  int          // copies waiting on a message in flight (bounded by MaxPending)
+	prunedSlot uint64
 
 	closed    atomic.Bool
 	closeOnce sync.Once
@@ -82,7 +83,7 @@ func New(cfg Config, node Node) (*Pool, error) {
 	p.startWorkers()
 	p.log.WithFields(logrus.Fields{
 		"batch_policy": cfg.Policy, "batch_size": cfg.BatchSize, "batch_delay": cfg.BatchDelay, "latency_budget": cfg.LatencyBudget,
-		"verify_workers": cfg.VerifyWorkers, "per_signature": cfg.PerSignature,
+		"verify_workers": cfg.VerifyWorkers,
 	}).Debug("attestation pool started")
 	return p, nil
 }
@@ -103,29 +104,27 @@ func (c Config) signatureVerifier() (v SignatureVerifier, own *verifier.Verifier
 // started and its metrics not made.
 func newPool(cfg Config, node Node, v SignatureVerifier, own *verifier.Verifier) *Pool {
 	p := &Pool{
-		cfg:         cfg,
-		node:        node,
-		log:         cfg.Logger.WithField("component", "attpool"),
-		v:           v,
-		own:         own,
-		slotMs:      cfg.SlotDuration.Milliseconds(),
-		domains:     newDomainCache(node.Forks),
-		batch:       newBatcher(cfg),
-		done:        newCompleter(),
-		attSeen:     newEpochSeen(cfg.MaxValidators),
-		aggrSeen:    newEpochSeen(cfg.MaxValidators),
-		aggSeen:     newSeenAggregates(cfg.MaxSeenAggregates),
-		attInflight: make(map[epochKey]*group),
-		aggInflight: make(map[epochKey]*group),
-		ptcSeen:     newEpochSeen(cfg.MaxValidators),
-		ptcInflight: make(map[epochKey]*group),
-		store:       newAggStore(cfg.MaxAggregates, cfg.MaxData, cfg.MergeWorkers),
-		quit:        make(chan struct{}),
+		cfg:      cfg,
+		node:     node,
+		log:      cfg.Logger.WithField("component", "attpool"),
+		v:        v,
+		own:      own,
+		slotMs:   cfg.SlotDuration.Milliseconds(),
+		domains:  newDomainCache(node.Forks),
+		batch:    newBatcher(cfg),
+		done:     newCompleter(),
+		attSeen:  newEpochSeen(cfg.MaxValidators),
+		aggrSeen: newEpochSeen(cfg.MaxValidators),
+		aggSeen:  newSeenAggregates(cfg.MaxSeenAggregates),
+		ptcSeen:  newEpochSeen(cfg.MaxValidators),
+		store:    newAggStore(cfg.MaxAggregates, cfg.MaxData, cfg.MergeWorkers),
+		quit:     make(chan struct{}),
 		// Half the cores: the intake's decoding runs beside the verify
 		// goroutines' work, and never takes their cores from them.
 		intakeDecodes: int64(max(1, runtime.GOMAXPROCS(0)/2)),
 	}
 	p.roots = newRootCache(cfg.MaxRootCache, p.domains)
+	p.newTopics()
 	return p
 }
 
@@ -301,9 +300,19 @@ func (p *Pool) isCurrentOrPreviousEpoch(epoch uint64, now int64) bool {
 
 func (p *Pool) epochOf(slot uint64) uint64 { return slot / p.cfg.SlotsPerEpoch }
 
-// computeSubnet is the specs' compute_subnet_for_attestation.
-func (p *Pool) computeSubnet(committeesPerSlot, slot, committeeIndex uint64) uint64 {
-	committeesSinceEpochStart := committeesPerSlot * (slot % p.cfg.SlotsPerEpoch)
+// ComputeSubnetForAttestation is the specs' compute_subnet_for_attestation:
+// the subnet (the subnet_id of beacon_attestation_{subnet_id}) of the
+// attestations of committee committeeIndex at slot, on a chain of
+// slotsPerEpoch slots an epoch (SLOTS_PER_EPOCH; 0 means the mainnet
+// preset's 32, as in Config) with committeesPerSlot committees a slot in the
+// slot's epoch (get_committee_count_per_slot). The pool rejects an
+// attestation received on another subnet (ErrWrongSubnet); a node publishes
+// its validators' attestations on this one.
+func ComputeSubnetForAttestation(slotsPerEpoch, committeesPerSlot, slot, committeeIndex uint64) uint64 {
+	if slotsPerEpoch == 0 {
+		slotsPerEpoch = mainnetSlotsPerEpoch
+	}
+	committeesSinceEpochStart := committeesPerSlot * (slot % slotsPerEpoch)
 	return (committeesSinceEpochStart + committeeIndex) % AttestationSubnetCount
 }
 
@@ -314,11 +323,11 @@ type request struct {
 	done  chan Result
 	stop  func() bool // stops the context watch; set before r is shared
 	p     *Pool
-	topic topic
+	topic *topic
 	start time.Time
 }
 
-func (p *Pool) newRequest(ctx context.Context, t topic) *request {
+func (p *Pool) newRequest(ctx context.Context, t *topic) *request {
 	r := &request{done: make(chan Result, 1), p: p, topic: t, start: time.Now()}
 	if ctx.Done() != nil {
 		r.stop = context.AfterFunc(ctx, func() {
@@ -349,8 +358,8 @@ func (r *request) deliver(res Result) {
 
 func (r *request) send(res Result) {
 	m := r.p.metrics
-	m.verdicts.WithLabelValues(string(r.topic), res.Verdict.String(), res.Rule()).Inc()
-	m.latency.WithLabelValues(string(r.topic)).Observe(time.Since(r.start).Seconds())
+	m.verdicts.WithLabelValues(r.topic.name, res.Verdict.String(), res.Rule()).Inc()
+	m.latency.WithLabelValues(r.topic.name).Observe(time.Since(r.start).Seconds())
 	r.done <- res
 }
 

@@ -62,7 +62,7 @@ func TestConcurrentCommittees(t *testing.T) {
 			wg.Go(func() {
 				for i := w; i < 3*len(msgs); i += 16 {
 					m := msgs[i%len(msgs)]
-					results[i%len(msgs)][i/len(msgs)] = p.ValidateAttestation(context.Background(), m.att, m.subnet)
+					results[i%len(msgs)][i/len(msgs)] = p.ValidateAttestation(context.Background(), NoPeer, m.att, m.subnet)
 				}
 			})
 		}
@@ -127,7 +127,7 @@ func TestConcurrentCommittees(t *testing.T) {
 		}
 
 		// Metrics and logs went where the config said.
-		if n := metricValue(p.metrics.verdicts.WithLabelValues(string(topicAttestation), "accept", "accept")); int(n) != nValid {
+		if n := metricValue(p.metrics.verdicts.WithLabelValues(p.attestations.name, "accept", "accept")); int(n) != nValid {
 			t.Errorf("accept metric %v", n)
 		}
 		if n := scrape(t, reg, "attpool_aggregates", nil); n != 2*cps {
@@ -167,8 +167,8 @@ func TestIdenticalCopiesShareVerification(t *testing.T) {
 		var chans []<-chan Result
 		var badChans []<-chan Result
 		for range 20 {
-			chans = append(chans, p.ValidateAttestationAsync(context.Background(), att, subnet))
-			badChans = append(badChans, p.ValidateAttestationAsync(context.Background(), bad, subnet))
+			chans = append(chans, p.ValidateAttestationAsync(context.Background(), NoPeer, att, subnet))
+			badChans = append(badChans, p.ValidateAttestationAsync(context.Background(), NoPeer, bad, subnet))
 		}
 		accepts := 0
 		for _, c := range chans {
@@ -220,26 +220,26 @@ func TestCancelAndClose(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		att, subnet := e.single(d, 0, 0)
-		wantResult(t, p.ValidateAttestation(ctx, att, subnet), Ignore, ErrCancelled)
-		if r := p.ValidateAttestation(ctx, att, subnet); !errors.Is(r, context.Canceled) {
+		wantResult(t, p.ValidateAttestation(ctx, NoPeer, att, subnet), Ignore, ErrCancelled)
+		if r := p.ValidateAttestation(ctx, NoPeer, att, subnet); !errors.Is(r, context.Canceled) {
 			t.Fatalf("%v does not wrap context.Canceled", r)
 		}
 
 		// Cancelled while waiting for the batch (which waits an hour).
 		ctx, cancel = context.WithTimeout(context.Background(), 20*time.Millisecond)
 		att, subnet = e.single(d, 0, 1)
-		wantResult(t, p.ValidateAttestation(ctx, att, subnet), Ignore, ErrCancelled)
+		wantResult(t, p.ValidateAttestation(ctx, NoPeer, att, subnet), Ignore, ErrCancelled)
 		cancel()
 
 		// Pending at Close: verified on shutdown.
 		var chans []<-chan Result
 		for pos := uint64(2); pos < 16; pos++ {
 			att, subnet := e.single(d, 0, pos)
-			chans = append(chans, p.ValidateAttestationAsync(context.Background(), att, subnet))
+			chans = append(chans, p.ValidateAttestationAsync(context.Background(), NoPeer, att, subnet))
 		}
 		// A copy of the cancelled one: its verification still answers it.
 		att, subnet = e.single(d, 0, 1)
-		chans = append(chans, p.ValidateAttestationAsync(context.Background(), att, subnet))
+		chans = append(chans, p.ValidateAttestationAsync(context.Background(), NoPeer, att, subnet))
 		time.Sleep(10 * time.Millisecond)
 		p.Close()
 		for i, c := range chans {
@@ -255,7 +255,7 @@ func TestCancelAndClose(t *testing.T) {
 			default:
 			}
 		}
-		wantResult(t, p.ValidateAttestation(context.Background(), att, subnet), Ignore, ErrClosed)
+		wantResult(t, p.ValidateAttestation(context.Background(), NoPeer, att, subnet), Ignore, ErrClosed)
 		checkInvariants(t, p)
 		p.Close() // idempotent
 	})
@@ -286,7 +286,7 @@ func TestCloseRace(t *testing.T) {
 		wg.Go(func() {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Duration(i%5)*time.Millisecond)
 			defer cancel()
-			r := p.ValidateAttestation(ctx, atts[i], subnets[i])
+			r := p.ValidateAttestation(ctx, NoPeer, atts[i], subnets[i])
 			if r.Verdict == Reject {
 				t.Errorf("valid attestation rejected: %v", r)
 			}
@@ -335,8 +335,8 @@ func TestAggregatesKeptApart(t *testing.T) {
 			sap.Signature = e.signAggregateAndProof(sap.Message)
 			return sap
 		}
-		wantResult(t, p.ValidateAggregate(ctx, mk(aggregators[0], []uint64{0, 1, 2})), Accept, nil)
-		wantResult(t, p.ValidateAggregate(ctx, mk(aggregators[1], []uint64{2, 3, 4, 5})), Accept, nil)
+		wantResult(t, p.ValidateAggregate(ctx, NoPeer, mk(aggregators[0], []uint64{0, 1, 2})), Accept, nil)
+		wantResult(t, p.ValidateAggregate(ctx, NoPeer, mk(aggregators[1], []uint64{2, 3, 4, 5})), Accept, nil)
 		checkInvariants(t, p)
 		p.mu.Lock()
 		n := p.store.n
@@ -345,13 +345,13 @@ func TestAggregatesKeptApart(t *testing.T) {
 			t.Fatalf("%d aggregates, want 2 kept apart", n)
 		}
 		// Disjoint from the first: merges into it.
-		wantResult(t, p.ValidateAggregate(ctx, mk(aggregators[2], []uint64{10, 11})), Accept, nil)
+		wantResult(t, p.ValidateAggregate(ctx, NoPeer, mk(aggregators[2], []uint64{10, 11})), Accept, nil)
 		// A single attestation joins the first aggregate without its bit.
 		att, subnet := e.single(d, 0, 20)
-		wantResult(t, p.ValidateAttestation(ctx, att, subnet), Accept, nil)
+		wantResult(t, p.ValidateAttestation(ctx, NoPeer, att, subnet), Accept, nil)
 		// One of committee 1.
 		att, subnet = e.single(d, 1, 7)
-		wantResult(t, p.ValidateAttestation(ctx, att, subnet), Accept, nil)
+		wantResult(t, p.ValidateAttestation(ctx, NoPeer, att, subnet), Accept, nil)
 		checkInvariants(t, p)
 
 		atts := p.AttestationsForBlock(testSlot + 1)
@@ -374,7 +374,7 @@ func TestAggregatesKeptApart(t *testing.T) {
 		// A superset replaces what it contains.
 		proofs := aggregators[3:]
 		if len(proofs) > 0 {
-			wantResult(t, p.ValidateAggregate(ctx, mk(proofs[0], []uint64{0, 1, 2, 3, 4, 5, 10, 11, 20, 21})), Accept, nil)
+			wantResult(t, p.ValidateAggregate(ctx, NoPeer, mk(proofs[0], []uint64{0, 1, 2, 3, 4, 5, 10, 11, 20, 21})), Accept, nil)
 			checkInvariants(t, p)
 			p.mu.Lock()
 			n := p.store.n
@@ -395,13 +395,13 @@ func TestPruneAndBounds(t *testing.T) {
 		p := e.pool(Config{MaxAggregates: 1})
 		ctx := context.Background()
 		att, subnet := e.single(e.data(testSlot), 0, 0)
-		wantResult(t, p.ValidateAttestation(ctx, att, subnet), Accept, nil)
+		wantResult(t, p.ValidateAttestation(ctx, NoPeer, att, subnet), Accept, nil)
 		att, subnet = e.single(e.data(testSlot), 0, 1)
-		wantResult(t, p.ValidateAttestation(ctx, att, subnet), Accept, nil)
+		wantResult(t, p.ValidateAttestation(ctx, NoPeer, att, subnet), Accept, nil)
 		// A second aggregate is over the bound.
 		att, subnet = e.single(e.data(testSlot+1), 0, 0)
 		e.setSlot(testSlot+1, 1000)
-		wantResult(t, p.ValidateAttestation(ctx, att, subnet), Ignore, ErrPoolFull)
+		wantResult(t, p.ValidateAttestation(ctx, NoPeer, att, subnet), Ignore, ErrPoolFull)
 
 		// Two epochs later the first epoch is useless.
 		e.setSlot(testSlot+64, 1000)
@@ -419,7 +419,7 @@ func TestPruneAndBounds(t *testing.T) {
 		var chans []<-chan Result
 		for pos := range uint64(4) {
 			att, subnet := e.single(e.data(testSlot+64), 0, pos)
-			chans = append(chans, q.ValidateAttestationAsync(ctx, att, subnet))
+			chans = append(chans, q.ValidateAttestationAsync(ctx, NoPeer, att, subnet))
 		}
 		wantResult(t, <-chans[3], Ignore, ErrQueueFull)
 		q.Close()
@@ -436,7 +436,7 @@ func TestLoopPrunes(t *testing.T) {
 		e.setSlot(testSlot, 1000)
 		p := e.pool(Config{PruneInterval: time.Millisecond})
 		att, subnet := e.single(e.data(testSlot), 0, 0)
-		wantResult(t, p.ValidateAttestation(context.Background(), att, subnet), Accept, nil)
+		wantResult(t, p.ValidateAttestation(context.Background(), NoPeer, att, subnet), Accept, nil)
 		e.setSlot(testSlot+64, 1000)
 		deadline := time.Now().Add(2 * time.Second)
 		for p.Stats().Aggregates != 0 {
@@ -569,7 +569,7 @@ func TestConcurrentMixed(t *testing.T) {
 	for w := range 4 {
 		wg.Go(func() {
 			for i := w; i < len(atts); i += 4 {
-				if r := p.ValidateAttestation(ctx, atts[i], subnets[i]); r.Verdict != Accept {
+				if r := p.ValidateAttestation(ctx, NoPeer, atts[i], subnets[i]); r.Verdict != Accept {
 					t.Errorf("attestation %d: %v", i, r)
 				}
 			}
@@ -578,7 +578,7 @@ func TestConcurrentMixed(t *testing.T) {
 	for w := range 2 {
 		wg.Go(func() {
 			for i := w; i < len(saps); i += 2 {
-				if r := p.ValidateAggregate(ctx, saps[i]); r.Verdict == Reject {
+				if r := p.ValidateAggregate(ctx, NoPeer, saps[i]); r.Verdict == Reject {
 					t.Errorf("aggregate %d: %v", i, r)
 				}
 			}
@@ -618,9 +618,9 @@ func TestPerSignature(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, 1, 8, 100)
 		e.setSlot(testSlot, 1000)
-		p := e.pool(Config{PerSignature: true})
+		p := e.pool(Config{SignatureVerifier: perSignature(t)})
 		checkCommitteeVerdicts(t, e, func(pos uint64) bool { return pos%3 == 0 }, func(_ uint64, att *attestation.SingleAttestation, subnet uint64) <-chan Result {
-			return p.ValidateAttestationAsync(context.Background(), att, subnet)
+			return p.ValidateAttestationAsync(context.Background(), NoPeer, att, subnet)
 		})
 	})
 }
@@ -669,7 +669,7 @@ func TestInjectedVerifier(t *testing.T) {
 		e.setSlot(testSlot, 1000)
 		p := e.pool(Config{SignatureVerifier: cv})
 		checkCommitteeVerdicts(t, e, func(pos uint64) bool { return pos%4 == 1 }, func(pos uint64, att *attestation.SingleAttestation, subnet uint64) <-chan Result {
-			return p.ValidateAttestationFromAsync(context.Background(), Peer(fmt.Sprint("peer", pos%2)), att, subnet)
+			return p.ValidateAttestationAsync(context.Background(), Peer(fmt.Sprint("peer", pos%2)), att, subnet)
 		})
 		p.Close()
 		if got := cv.sets.Load(); got != 8 {

@@ -17,30 +17,19 @@ import (
 // the verifier's work.
 
 // ValidatePayloadAttestation validates a PayloadAttestationMessage received
-// on payload_attestation_message. It blocks until the verdict or until ctx
-// ends (then the verdict is Ignore with ErrCancelled). The pool reads msg
-// until the verdict and keeps no reference to it. It needs Node.Gloas; the
-// pool does not store payload attestations, it only gives the verdict.
-func (p *Pool) ValidatePayloadAttestation(ctx context.Context, msg *attestation.PayloadAttestationMessage) Result {
-	return <-p.ValidatePayloadAttestationFromAsync(ctx, NoPeer, msg)
+// on payload_attestation_message, forwarded by peer from (NoPeer for none;
+// see ValidateAttestation). It blocks until the verdict or until ctx ends
+// (then the verdict is Ignore with ErrCancelled). The pool reads msg until
+// the verdict and keeps no reference to it. It needs Node.Gloas; the pool
+// does not store payload attestations, it only gives the verdict.
+func (p *Pool) ValidatePayloadAttestation(ctx context.Context, from Peer, msg *attestation.PayloadAttestationMessage) Result {
+	return <-p.ValidatePayloadAttestationAsync(ctx, from, msg)
 }
 
 // ValidatePayloadAttestationAsync is ValidatePayloadAttestation without the
-// wait: the verdict is sent once on the returned channel.
-func (p *Pool) ValidatePayloadAttestationAsync(ctx context.Context, msg *attestation.PayloadAttestationMessage) <-chan Result {
-	return p.ValidatePayloadAttestationFromAsync(ctx, NoPeer, msg)
-}
-
-// ValidatePayloadAttestationFrom is ValidatePayloadAttestation for a message
-// forwarded by peer from (see ValidateAttestationFrom).
-func (p *Pool) ValidatePayloadAttestationFrom(ctx context.Context, from Peer, msg *attestation.PayloadAttestationMessage) Result {
-	return <-p.ValidatePayloadAttestationFromAsync(ctx, from, msg)
-}
-
-// ValidatePayloadAttestationFromAsync is ValidatePayloadAttestationFrom
-// without the wait: the verdict is sent once on the returned channel.
-func (p *Pool) ValidatePayloadAttestationFromAsync(ctx context.Context, from Peer, msg *attestation.PayloadAttestationMessage) <-chan Result {
-	return p.run(ctx, topicPayloadAttestation, func(r *request) (Result, bool) { return p.submitPayloadAttestation(r, from, msg) })
+// wait: the verdict is sent once on the returned channel (buffered).
+func (p *Pool) ValidatePayloadAttestationAsync(ctx context.Context, from Peer, msg *attestation.PayloadAttestationMessage) <-chan Result {
+	return p.run(ctx, p.payloadAttestations, func(r *request) (Result, bool) { return p.submitPayloadAttestation(r, from, msg) })
 }
 
 // submitPayloadAttestation runs the rules of payload_attestation_message
@@ -59,7 +48,7 @@ func (p *Pool) submitPayloadAttestation(r *request, from Peer, msg *attestation.
 		return rejectf(ErrMalformed, "%w", err), false
 	}
 	g := &group{
-		kind: kindPayloadAttestation, reqs: []*request{r},
+		t: p.payloadAttestations, reqs: []*request{r},
 		key: epochKey{d.Slot, msg.ValidatorIndex}, msgRoot: root, sig: msg.Signature,
 	}
 	if res, joined := p.checkSeen(g, r, from); joined || res.Err != nil {
@@ -158,10 +147,11 @@ func (p *Pool) queuePayloadAttestation(g *group, from Peer, msg *attestation.Pay
 }
 
 // commitPayloadAttestationLocked applies the first-seen rule to a valid
-// payload attestation and marks it seen. Only the current slot's messages
-// are accepted, so the marks of earlier slots are dropped here.
-func (p *Pool) commitPayloadAttestationLocked(g *group) Result {
-	if res := p.checkSeenLocked(g); res.Err != nil {
+// payload attestation and marks it seen (topic.commit). Only the current
+// slot's messages are accepted, so the marks of earlier slots are dropped
+// here.
+func (p *Pool) commitPayloadAttestationLocked(_ *commitment, g *group) Result {
+	if res := p.checkPayloadAttestationSeenLocked(g); res.Err != nil {
 		return res
 	}
 	p.ptcSeen.prune(max(g.key.epoch, 1) - 1)

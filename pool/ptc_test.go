@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/attpool/attpool/attestation"
+	"github.com/attpool/attpool/pool/internal/memnode"
 	"github.com/attpool/attpool/ssz"
 )
 
@@ -40,7 +41,7 @@ func TestPayloadAttestationRules(t *testing.T) {
 		{"current slot disparity", func(*Pool, *attestation.PayloadAttestationMessage) { e.setSlot(testSlot+1, 500) }, Accept, nil},
 		{"future slot", func(*Pool, *attestation.PayloadAttestationMessage) { e.setSlot(testSlot-1, 11499) }, Ignore, ErrNotCurrentSlot},
 		{"already seen", func(p *Pool, m *attestation.PayloadAttestationMessage) {
-			wantResult(t, p.ValidatePayloadAttestation(context.Background(), e.ptcMessage(testSlot, m.ValidatorIndex, false)), Accept, nil)
+			wantResult(t, p.ValidatePayloadAttestation(context.Background(), NoPeer, e.ptcMessage(testSlot, m.ValidatorIndex, false)), Accept, nil)
 		}, Ignore, ErrPayloadAttestationSeen},
 		{"block unknown", func(_ *Pool, m *attestation.PayloadAttestationMessage) {
 			m.Data.BeaconBlockRoot = [32]byte{9}
@@ -80,14 +81,14 @@ func TestPayloadAttestationRules(t *testing.T) {
 			if c.setup != nil {
 				c.setup(p, m)
 			}
-			wantResult(t, p.ValidatePayloadAttestation(context.Background(), m), c.verdict, c.err)
+			wantResult(t, p.ValidatePayloadAttestation(context.Background(), NoPeer, m), c.verdict, c.err)
 		})
 	}
 	t.Run("no Gloas node", func(t *testing.T) {
 		e.node.Gloas = nil
 		e.setSlot(testSlot, 1000)
 		p := e.pool(Config{})
-		wantResult(t, p.ValidatePayloadAttestation(context.Background(), e.ptcMessage(testSlot, member, true)), Ignore, ErrNotGloas)
+		wantResult(t, p.ValidatePayloadAttestation(context.Background(), NoPeer, e.ptcMessage(testSlot, member, true)), Ignore, ErrNotGloas)
 	})
 }
 
@@ -104,7 +105,7 @@ func TestPayloadAttestationCopiesShareVerification(t *testing.T) {
 		m := e.ptcMessage(testSlot, e.comm.validator(testSlot, 0, 2), true)
 		var chans []<-chan Result
 		for i := range 20 {
-			chans = append(chans, p.ValidatePayloadAttestationFromAsync(context.Background(), Peer(rune('a'+i)), m))
+			chans = append(chans, p.ValidatePayloadAttestationAsync(context.Background(), Peer(rune('a'+i)), m))
 		}
 		accepts := 0
 		for _, c := range chans {
@@ -131,17 +132,17 @@ func TestWholePTC(t *testing.T) {
 		e.gloas(0)
 		e.setSlot(testSlot, 1000)
 		p := e.pool(Config{BatchSize: 128})
-		ptc, _ := CommitteePTC{Committees: e.comm, SlotsPerEpoch: e.spe}.PTC(testSlot)
+		ptc, _ := memnode.CommitteePTC{Committees: e.comm, SlotsPerEpoch: e.spe}.PTC(testSlot)
 		var chans []<-chan Result
 		for i, v := range ptc {
 			m := e.ptcMessage(testSlot, v, i%3 != 0)
 			if i == 100 {
 				m.Signature = e.sign(v+1, [32]byte{1})
 			}
-			chans = append(chans, p.ValidatePayloadAttestationAsync(context.Background(), m))
+			chans = append(chans, p.ValidatePayloadAttestationAsync(context.Background(), NoPeer, m))
 		}
 		att, subnet := e.single(e.data(testSlot), 2, 5)
-		attCh := p.ValidateAttestationAsync(context.Background(), att, subnet)
+		attCh := p.ValidateAttestationAsync(context.Background(), NoPeer, att, subnet)
 		for i, c := range chans {
 			if i == 100 {
 				wantResult(t, <-c, Reject, ErrInvalidPayloadAttestationSignature)
@@ -156,13 +157,13 @@ func TestWholePTC(t *testing.T) {
 // BenchmarkPTCSlot submits the 512 payload attestations of one slot (the
 // PTC of a slot with 4 committees of 128; two thirds vote the payload
 // present, one third absent, so two signing roots) and waits for every
-// verdict. Cases: batched; the per-signature baseline (Config.PerSignature).
+// verdict. Cases: batched; the per-signature baseline (perSignature).
 // wall-ms is the time from the first submission to the last verdict.
 func BenchmarkPTCSlot(b *testing.B) {
 	e := newEnv(b, 4, 128, 100)
 	e.gloas(0)
 	e.setSlot(testSlot, 1000)
-	ptc, _ := CommitteePTC{Committees: e.comm, SlotsPerEpoch: e.spe}.PTC(testSlot)
+	ptc, _ := memnode.CommitteePTC{Committees: e.comm, SlotsPerEpoch: e.spe}.PTC(testSlot)
 	msgs := make([]*attestation.PayloadAttestationMessage, len(ptc))
 	for i, v := range ptc {
 		msgs[i] = e.ptcMessage(testSlot, v, i%3 != 0)
@@ -172,7 +173,7 @@ func BenchmarkPTCSlot(b *testing.B) {
 		cfg  Config
 	}{
 		{"batched", Config{}},
-		{"per-signature", Config{PerSignature: true}},
+		{"per-signature", Config{SignatureVerifier: perSignature(b)}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			var total time.Duration
@@ -184,7 +185,7 @@ func BenchmarkPTCSlot(b *testing.B) {
 				start := time.Now()
 				chans := make([]<-chan Result, len(msgs))
 				for i, m := range msgs {
-					chans[i] = p.ValidatePayloadAttestationAsync(context.Background(), m)
+					chans[i] = p.ValidatePayloadAttestationAsync(context.Background(), NoPeer, m)
 				}
 				for _, ch := range chans {
 					if r := <-ch; r.Verdict != Accept {

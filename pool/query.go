@@ -26,9 +26,9 @@ type indexedResults struct {
 }
 
 // add sets res.Indexed for the accepted message of g (attestations and
-// aggregates; nothing for other kinds).
+// aggregates: the topics that have attesters).
 func (x *indexedResults) add(res *Result, g *group) {
-	if res.Verdict != Accept || (g.kind != kindAttestation && g.kind != kindAggregate) {
+	if res.Verdict != Accept || g.t.attesters == nil {
 		return
 	}
 	if x.data == nil {
@@ -39,13 +39,7 @@ func (x *indexedResults) add(res *Result, g *group) {
 		d = g.data.Copy()
 		x.data[g.info.root] = d
 	}
-	var indices []uint64
-	if g.kind == kindAttestation {
-		indices = []uint64{g.key.index}
-	} else {
-		indices = slices.Clone(g.attesters) // already sorted
-	}
-	res.Indexed = &attestation.IndexedAttestation{AttestingIndices: indices, Data: d, Signature: g.sig}
+	res.Indexed = &attestation.IndexedAttestation{AttestingIndices: g.t.attesters(g), Data: d, Signature: g.sig}
 }
 
 // AggregateAttestation returns the best aggregate the pool holds of

@@ -36,7 +36,7 @@ func TestResultIndexed(t *testing.T) {
 	e, p, mk := queryEnv(t)
 	ctx := context.Background()
 	sap := mk(1, 0, 6, 2, 5)
-	res := p.ValidateAggregate(ctx, sap)
+	res := p.ValidateAggregate(ctx, NoPeer, sap)
 	wantResult(t, res, Accept, nil)
 	ia := res.Indexed
 	if ia == nil {
@@ -55,20 +55,49 @@ func TestResultIndexed(t *testing.T) {
 	}
 
 	att, subnet := e.single(e.data(testSlot), 0, 3)
-	res = p.ValidateAttestation(ctx, att, subnet)
+	res = p.ValidateAttestation(ctx, NoPeer, att, subnet)
 	wantResult(t, res, Accept, nil)
 	if res.Indexed == nil || !slices.Equal(res.Indexed.AttestingIndices, []uint64{att.AttesterIndex}) || res.Indexed.Signature != att.Signature {
 		t.Fatalf("single: indexed %+v", res.Indexed)
 	}
 	// The same again: ignored, nothing indexed.
-	if res = p.ValidateAttestation(ctx, att, subnet); res.Verdict == Accept || res.Indexed != nil {
+	if res = p.ValidateAttestation(ctx, NoPeer, att, subnet); res.Verdict == Accept || res.Indexed != nil {
 		t.Fatalf("duplicate: %v with indexed %v", res, res.Indexed)
 	}
 	bad := mk(1, 1, 1, 2)
 	bad.Message.Aggregate.Signature = sap.Message.Aggregate.Signature
 	bad.Signature = e.signAggregateAndProof(bad.Message)
-	if res = p.ValidateAggregate(ctx, bad); res.Verdict != Reject || res.Indexed != nil {
+	if res = p.ValidateAggregate(ctx, NoPeer, bad); res.Verdict != Reject || res.Indexed != nil {
 		t.Fatalf("invalid aggregate: %v with indexed %v", res, res.Indexed)
+	}
+}
+
+// TestResultAsError: what a Result says as an error, on Accept (no error:
+// no sentinel matches, nothing to unwrap) and on another verdict (its
+// sentinel and the verdict).
+func TestResultAsError(t *testing.T) {
+	e, p, _ := queryEnv(t)
+	ctx := context.Background()
+	att, subnet := e.single(e.data(testSlot), 0, 3)
+	res := p.ValidateAttestation(ctx, NoPeer, att, subnet)
+	wantResult(t, res, Accept, nil)
+	if res.Err != nil || res.Error() != "accept" || res.Unwrap() != nil || res.Rule() != "accept" {
+		t.Fatalf("accepted: Err %v, Error %q, Unwrap %v, Rule %q", res.Err, res.Error(), res.Unwrap(), res.Rule())
+	}
+	for _, sentinel := range []error{ErrAlreadySeen, ErrInvalidSignature, ErrCancelled, context.Canceled} {
+		if errors.Is(res, sentinel) {
+			t.Errorf("accepted Result matches %v", sentinel)
+		}
+	}
+	var err error = res
+	if err == nil {
+		t.Fatal("a Result in an error variable is nil")
+	}
+
+	res = p.ValidateAttestation(ctx, NoPeer, att, subnet)
+	wantResult(t, res, Ignore, ErrAlreadySeen)
+	if res.Unwrap() != res.Err || res.Error() != "ignore: "+res.Err.Error() || errors.Is(res, ErrInvalidSignature) {
+		t.Fatalf("copy: Error %q, Unwrap %v", res.Error(), res.Unwrap())
 	}
 }
 
@@ -78,8 +107,8 @@ func TestResultIndexed(t *testing.T) {
 func TestAggregateAttestation(t *testing.T) {
 	e, p, mk := queryEnv(t)
 	ctx := context.Background()
-	wantResult(t, p.ValidateAggregate(ctx, mk(0, 0, 0, 1, 2)), Accept, nil)
-	wantResult(t, p.ValidateAggregate(ctx, mk(0, 1, 2, 3, 4, 5)), Accept, nil) // overlaps: kept apart
+	wantResult(t, p.ValidateAggregate(ctx, NoPeer, mk(0, 0, 0, 1, 2)), Accept, nil)
+	wantResult(t, p.ValidateAggregate(ctx, NoPeer, mk(0, 1, 2, 3, 4, 5)), Accept, nil) // overlaps: kept apart
 	root, err := e.data(testSlot).HashTreeRoot()
 	if err != nil {
 		t.Fatal(err)
@@ -129,9 +158,9 @@ func onChain(e *env, d *attestation.AttestationData, positions map[uint64][]uint
 func TestMarkIncluded(t *testing.T) {
 	e, p, mk := queryEnv(t)
 	ctx := context.Background()
-	wantResult(t, p.ValidateAggregate(ctx, mk(0, 0, 0, 1, 2, 3)), Accept, nil)
-	wantResult(t, p.ValidateAggregate(ctx, mk(0, 1, 3, 4, 5)), Accept, nil)
-	wantResult(t, p.ValidateAggregate(ctx, mk(1, 0, 0, 1)), Accept, nil)
+	wantResult(t, p.ValidateAggregate(ctx, NoPeer, mk(0, 0, 0, 1, 2, 3)), Accept, nil)
+	wantResult(t, p.ValidateAggregate(ctx, NoPeer, mk(0, 1, 3, 4, 5)), Accept, nil)
+	wantResult(t, p.ValidateAggregate(ctx, NoPeer, mk(1, 0, 0, 1)), Accept, nil)
 	if n := p.Stats().Aggregates; n != 3 {
 		t.Fatalf("%d aggregates, want 3", n)
 	}

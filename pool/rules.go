@@ -25,18 +25,11 @@ import (
 // them, and the steps the other topics share with it: the prologue, the
 // first-seen step and the queueing. rules_aggregate.go holds the aggregate
 // topic, rules_chain.go the rules after the signatures, ptc.go the payload
-// attestation topic.
+// attestation topic; topics.go says what differs between the three.
 
-// Group kinds.
-const (
-	kindAttestation = iota
-	kindAggregate
-	kindPayloadAttestation
-)
-
-// group is one message's signature work: one set for an attestation or a
-// payload attestation, three for an aggregate (selection proof, aggregator
-// signature, aggregate signature). Identical copies of a message that arrive
+// group is one message of topic t and its signature work: one set for an
+// attestation or a payload attestation, three for an aggregate (selection
+// proof, aggregator signature, aggregate signature). Identical copies of a message that arrive
 // while it is being verified join its group instead of being verified again.
 // reqs, remaining and ok are guarded by the pool's mutex.
 //
@@ -44,7 +37,7 @@ const (
 // the first caller may have had its verdict (a cancelled context), so what it
 // keeps is the pool's own copy (data is the root cache's, bits a clone).
 type group struct {
-	kind      int
+	t         *topic
 	reqs      []*request
 	remaining int
 	ok        [aggregateSets]bool
@@ -72,36 +65,27 @@ type group struct {
 }
 
 // ValidateAttestation validates a SingleAttestation received on subnet
-// beacon_attestation_{subnet} and, if it is accepted, adds it to its
-// aggregate. It blocks until the verdict or until ctx ends (then the verdict
-// is Ignore with ErrCancelled). The pool reads att until the verdict and
-// keeps no reference to it.
-func (p *Pool) ValidateAttestation(ctx context.Context, att *attestation.SingleAttestation, subnet uint64) Result {
-	return <-p.ValidateAttestationFromAsync(ctx, NoPeer, att, subnet)
+// beacon_attestation_{subnet}, forwarded by peer from (NoPeer for a message
+// the node made itself or whose peer it does not know), and, if it is
+// accepted, adds it to its aggregate. The pool uses from to keep one peer's
+// invalid signatures from failing the batches of others (see the package
+// doc). It blocks until the verdict or until ctx ends (then the verdict is
+// Ignore with ErrCancelled). The pool reads att until the verdict and keeps
+// no reference to it.
+func (p *Pool) ValidateAttestation(ctx context.Context, from Peer, att *attestation.SingleAttestation, subnet uint64) Result {
+	return <-p.ValidateAttestationAsync(ctx, from, att, subnet)
 }
 
-// ValidateAttestationAsync is ValidateAttestation without the wait: the
-// verdict is sent once on the returned channel.
-func (p *Pool) ValidateAttestationAsync(ctx context.Context, att *attestation.SingleAttestation, subnet uint64) <-chan Result {
-	return p.ValidateAttestationFromAsync(ctx, NoPeer, att, subnet)
-}
-
-// ValidateAttestationFrom is ValidateAttestation for a message forwarded by
-// peer from, which the pool uses to keep one peer's invalid signatures from
-// failing the batches of others.
-func (p *Pool) ValidateAttestationFrom(ctx context.Context, from Peer, att *attestation.SingleAttestation, subnet uint64) Result {
-	return <-p.ValidateAttestationFromAsync(ctx, from, att, subnet)
-}
-
-// ValidateAttestationFromAsync is ValidateAttestationFrom without the wait:
-// the verdict is sent once on the returned channel.
-func (p *Pool) ValidateAttestationFromAsync(ctx context.Context, from Peer, att *attestation.SingleAttestation, subnet uint64) <-chan Result {
-	return p.run(ctx, topicAttestation, func(r *request) (Result, bool) { return p.submitAttestation(r, from, att, subnet) })
+// ValidateAttestationAsync is ValidateAttestation without the wait, for a
+// caller that submits many messages from one goroutine: the verdict is sent
+// once on the returned channel (buffered: nobody need receive it).
+func (p *Pool) ValidateAttestationAsync(ctx context.Context, from Peer, att *attestation.SingleAttestation, subnet uint64) <-chan Result {
+	return p.run(ctx, p.attestations, func(r *request) (Result, bool) { return p.submitAttestation(r, from, att, subnet) })
 }
 
 // run makes the request of a new message and submits it; submit returns
 // queued false when its Result is the verdict.
-func (p *Pool) run(ctx context.Context, t topic, submit func(r *request) (Result, bool)) <-chan Result {
+func (p *Pool) run(ctx context.Context, t *topic, submit func(r *request) (Result, bool)) <-chan Result {
 	r := p.start(ctx, t)
 	if r.state.Load() == 0 {
 		if res, queued := submit(r); !queued {
@@ -113,7 +97,7 @@ func (p *Pool) run(ctx context.Context, t topic, submit func(r *request) (Result
 
 // start makes the request of a new message and answers it at once if the
 // context is already done or the pool closed.
-func (p *Pool) start(ctx context.Context, t topic) *request {
+func (p *Pool) start(ctx context.Context, t *topic) *request {
 	if err := ctx.Err(); err != nil {
 		r := &request{done: make(chan Result, 1), p: p, topic: t, start: time.Now()}
 		r.resolve(ignoref(ErrCancelled, "%w", context.Cause(ctx)))
@@ -147,7 +131,7 @@ func (p *Pool) submitAttestation(r *request, from Peer, att *attestation.SingleA
 	if res, ok := p.hashData(m); !ok {
 		return res, false
 	}
-	g := m.newGroup(kindAttestation, r, att.AttesterIndex, att.Signature)
+	g := m.newGroup(p.attestations, r, att.AttesterIndex, att.Signature)
 	g.pos, g.size = uint64(pos), uint64(len(m.committee))
 	if res, joined := p.checkSeen(g, r, from); joined || res.Err != nil {
 		return res, joined
@@ -234,7 +218,7 @@ func (p *Pool) checkCommitteeIndex(m *intake) (res Result, ok bool) {
 		return Result{}, true
 	}
 	// [REJECT] The attestation is for the correct subnet
-	if want := p.computeSubnet(committeesPerSlot, m.d.Slot, m.index); want != *m.subnet {
+	if want := ComputeSubnetForAttestation(p.cfg.SlotsPerEpoch, committeesPerSlot, m.d.Slot, m.index); want != *m.subnet {
 		return rejectf(ErrWrongSubnet, "subnet %d, want %d", *m.subnet, want), false
 	}
 	return Result{}, true
@@ -297,9 +281,9 @@ func (p *Pool) hashData(m *intake) (Result, bool) {
 
 // newGroup is the group of the message of validator (the attester or the
 // aggregator) with signature sig, for the data m hashed.
-func (m *intake) newGroup(kind int, r *request, validator uint64, sig [96]byte) *group {
+func (m *intake) newGroup(t *topic, r *request, validator uint64, sig [96]byte) *group {
 	return &group{
-		kind: kind, reqs: []*request{r},
+		t: t, reqs: []*request{r},
 		key:  epochKey{m.target.Epoch, validator},
 		data: m.info.data, info: m.info, agg: aggKey{m.info.root, m.index}, sig: sig,
 	}
@@ -323,10 +307,10 @@ func (p *Pool) checkSeen(g *group, r *request, from Peer) (res Result, joined bo
 func (p *Pool) joinCopy(g *group, r *request) (lead *group, res Result, joined bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if res := p.checkSeenLocked(g); res.Err != nil {
+	if res := g.t.seen(g); res.Err != nil {
 		return nil, res, false
 	}
-	lead = p.inflight(g.kind)[g.key]
+	lead = g.t.inflight[g.key]
 	if lead == nil || !g.isCopyOf(lead) {
 		return nil, Result{}, false
 	}
@@ -334,21 +318,9 @@ func (p *Pool) joinCopy(g *group, r *request) (lead *group, res Result, joined b
 	return lead, res, joined
 }
 
-// checkSeenLocked runs the first-seen rules of g's topic, at intake and
-// again when g is found valid (another copy may have won meanwhile).
-func (p *Pool) checkSeenLocked(g *group) Result {
-	switch g.kind {
-	case kindAggregate:
-		return p.checkAggregateSeenLocked(g)
-	case kindPayloadAttestation:
-		return p.checkPayloadAttestationSeenLocked(g)
-	}
-	return p.checkAttestationSeenLocked(g)
-}
-
 // isCopyOf reports whether g's message is an identical copy of lead's, of
-// the same kind and key: the fields that name a message are equal (those its
-// kind does not set are zero in both).
+// the same topic and key: the fields that name a message are equal (those
+// its topic does not set are zero in both).
 func (g *group) isCopyOf(lead *group) bool {
 	return lead.agg == g.agg && lead.msgRoot == g.msgRoot && lead.sig == g.sig && lead.outer == g.outer
 }
@@ -435,9 +407,9 @@ func (p *Pool) publicKey(index uint64) (*crypto.PublicKey, Result) {
 func (p *Pool) enqueue(g *group, jobs ...*job) (Result, bool) {
 	g.remaining = len(jobs)
 	n := int64(len(jobs))
-	inflight := p.inflight(g.kind)
+	inflight := g.t.inflight
 	p.mu.Lock()
-	if g.kind != kindPayloadAttestation && !p.store.canStore(g.agg) {
+	if g.t.stored && !p.store.canStore(g.agg) {
 		p.mu.Unlock()
 		return ignore(ErrPoolFull), false
 	}
@@ -473,20 +445,8 @@ func (p *Pool) answerClosed(g *group) {
 // leaveInflightLocked forgets g as the in-flight copy of its message: no
 // copy joins it any more, and those that did stop counting as followers.
 func (p *Pool) leaveInflightLocked(g *group) {
-	m := p.inflight(g.kind)
-	if m[g.key] == g {
-		delete(m, g.key)
+	if g.t.inflight[g.key] == g {
+		delete(g.t.inflight, g.key)
 	}
 	p.followers -= max(0, len(g.reqs)-1)
-}
-
-// inflight is the index of the groups of kind in flight, by key.
-func (p *Pool) inflight(kind int) map[epochKey]*group {
-	switch kind {
-	case kindAggregate:
-		return p.aggInflight
-	case kindPayloadAttestation:
-		return p.ptcInflight
-	}
-	return p.attInflight
 }

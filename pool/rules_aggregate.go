@@ -19,29 +19,18 @@ import (
 // order the intake takes them (the shared steps are in rules.go).
 
 // ValidateAggregate validates a SignedAggregateAndProof received on
-// beacon_aggregate_and_proof and, if it is accepted, adds its aggregate to
-// the pool. It blocks until the verdict or until ctx ends. The pool reads
-// sap until the verdict and keeps no reference to it.
-func (p *Pool) ValidateAggregate(ctx context.Context, sap *attestation.SignedAggregateAndProof) Result {
-	return <-p.ValidateAggregateFromAsync(ctx, NoPeer, sap)
+// beacon_aggregate_and_proof, forwarded by peer from (NoPeer for none; see
+// ValidateAttestation), and, if it is accepted, adds its aggregate to the
+// pool. It blocks until the verdict or until ctx ends. The pool reads sap
+// until the verdict and keeps no reference to it.
+func (p *Pool) ValidateAggregate(ctx context.Context, from Peer, sap *attestation.SignedAggregateAndProof) Result {
+	return <-p.ValidateAggregateAsync(ctx, from, sap)
 }
 
 // ValidateAggregateAsync is ValidateAggregate without the wait: the verdict
-// is sent once on the returned channel.
-func (p *Pool) ValidateAggregateAsync(ctx context.Context, sap *attestation.SignedAggregateAndProof) <-chan Result {
-	return p.ValidateAggregateFromAsync(ctx, NoPeer, sap)
-}
-
-// ValidateAggregateFrom is ValidateAggregate for a message forwarded by peer
-// from (see ValidateAttestationFrom).
-func (p *Pool) ValidateAggregateFrom(ctx context.Context, from Peer, sap *attestation.SignedAggregateAndProof) Result {
-	return <-p.ValidateAggregateFromAsync(ctx, from, sap)
-}
-
-// ValidateAggregateFromAsync is ValidateAggregateFrom without the wait: the
-// verdict is sent once on the returned channel.
-func (p *Pool) ValidateAggregateFromAsync(ctx context.Context, from Peer, sap *attestation.SignedAggregateAndProof) <-chan Result {
-	return p.run(ctx, topicAggregate, func(r *request) (Result, bool) { return p.submitAggregate(r, from, sap) })
+// is sent once on the returned channel (buffered).
+func (p *Pool) ValidateAggregateAsync(ctx context.Context, from Peer, sap *attestation.SignedAggregateAndProof) <-chan Result {
+	return p.run(ctx, p.aggregates, func(r *request) (Result, bool) { return p.submitAggregate(r, from, sap) })
 }
 
 // submitAggregate runs the rules of beacon_aggregate_and_proof that come
@@ -146,7 +135,7 @@ func (p *Pool) newAggregateGroup(r *request, m *intake, sap *attestation.SignedA
 	if err != nil {
 		return nil, rejectf(ErrMalformed, "%w", err), false
 	}
-	g := m.newGroup(kindAggregate, r, aap.AggregatorIndex, aggregate.Signature)
+	g := m.newGroup(p.aggregates, r, aap.AggregatorIndex, aggregate.Signature)
 	g.bits, g.msgRoot, g.outer = bytes.Clone(aggregate.AggregationBits), msgRoot, sap.Signature
 	return g, Result{}, true
 }

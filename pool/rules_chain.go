@@ -8,28 +8,36 @@ import (
 // rules' in the specs' order, then the chain rules both attestation topics
 // run after them (complete.go applies them).
 
-// sigVerdict is the verdict of g's signatures, in the order of the specs.
-func (g *group) sigVerdict() Result {
-	switch g.kind {
-	case kindAttestation:
-		if !g.ok[0] {
-			// [REJECT] The attestation signature is valid
-			return reject(ErrInvalidSignature)
-		}
-	case kindPayloadAttestation:
-		if !g.ok[0] {
-			// [REJECT] The signature is valid with respect to the validator's public key
-			return reject(ErrInvalidPayloadAttestationSignature)
-		}
-	default:
-		switch {
-		case !g.ok[0]:
-			return reject(ErrInvalidSelectionProof)
-		case !g.ok[1]:
-			return reject(ErrInvalidAggregatorSignature)
-		case !g.ok[2]:
-			return reject(ErrInvalidAggregateSignature)
-		}
+// attestationSigVerdict is the verdict of an attestation's signature
+// (topic.signatures).
+func attestationSigVerdict(ok [aggregateSets]bool) Result {
+	if !ok[0] {
+		// [REJECT] The attestation signature is valid
+		return reject(ErrInvalidSignature)
+	}
+	return accepted
+}
+
+// aggregateSigVerdict is the verdict of an aggregate's three signatures, in
+// the order of the specs' rules (quoted in aggregateJobs).
+func aggregateSigVerdict(ok [aggregateSets]bool) Result {
+	switch {
+	case !ok[0]:
+		return reject(ErrInvalidSelectionProof)
+	case !ok[1]:
+		return reject(ErrInvalidAggregatorSignature)
+	case !ok[2]:
+		return reject(ErrInvalidAggregateSignature)
+	}
+	return accepted
+}
+
+// payloadAttestationSigVerdict is the verdict of a payload attestation's
+// signature.
+func payloadAttestationSigVerdict(ok [aggregateSets]bool) Result {
+	if !ok[0] {
+		// [REJECT] The signature is valid with respect to the validator's public key
+		return reject(ErrInvalidPayloadAttestationSignature)
 	}
 	return accepted
 }

@@ -82,7 +82,7 @@ func TestAttestationRules(t *testing.T) {
 			other.Data = e.data(testSlot)
 			other.Data.BeaconBlockRoot = blockRoot(testSlot - 1)
 			resign(&other)
-			if r := p.ValidateAttestation(context.Background(), &other, *subnet); r.Verdict != Accept {
+			if r := p.ValidateAttestation(context.Background(), NoPeer, &other, *subnet); r.Verdict != Accept {
 				panic(r)
 			}
 		}, Ignore, ErrAlreadySeen},
@@ -96,7 +96,7 @@ func TestAttestationRules(t *testing.T) {
 			if c.setup != nil {
 				c.setup(p, att, &subnet)
 			}
-			wantResult(t, p.ValidateAttestation(context.Background(), att, subnet), c.verdict, c.err)
+			wantResult(t, p.ValidateAttestation(context.Background(), NoPeer, att, subnet), c.verdict, c.err)
 		})
 	}
 }
@@ -168,25 +168,25 @@ func TestAggregateRules(t *testing.T) {
 				}
 			}
 			resign(bigger)
-			wantResult(t, p.ValidateAggregate(context.Background(), bigger), Accept, nil)
+			wantResult(t, p.ValidateAggregate(context.Background(), NoPeer, bigger), Accept, nil)
 		}, Ignore, ErrAggregateSeen},
 		// The superset rule counts the valid gossip aggregates only
 		// (seen.aggregate_data_roots), not the pool's own aggregates.
 		{"locally covered", func(p *Pool, _ *attestation.SignedAggregateAndProof) {
 			for _, pos := range positions {
 				att, subnet := e.single(e.data(testSlot), 0, pos)
-				wantResult(t, p.ValidateAttestation(context.Background(), att, subnet), Accept, nil)
+				wantResult(t, p.ValidateAttestation(context.Background(), NoPeer, att, subnet), Accept, nil)
 			}
 		}, Accept, nil},
 		{"superset invalid", func(p *Pool, _ *attestation.SignedAggregateAndProof) {
 			bigger := e.aggregate(e.data(testSlot), 0, []uint64{1, 2, 5, 8, 9})
 			bigger.Message.Aggregate.Signature = e.sign(0, [32]byte{7})
 			resign(bigger)
-			wantResult(t, p.ValidateAggregate(context.Background(), bigger), Reject, ErrInvalidAggregateSignature)
+			wantResult(t, p.ValidateAggregate(context.Background(), NoPeer, bigger), Reject, ErrInvalidAggregateSignature)
 		}, Accept, nil},
 		{"aggregator seen", func(p *Pool, sap *attestation.SignedAggregateAndProof) {
 			other := e.aggregate(e.data(testSlot), 0, []uint64{3})
-			wantResult(t, p.ValidateAggregate(context.Background(), other), Accept, nil)
+			wantResult(t, p.ValidateAggregate(context.Background(), NoPeer, other), Accept, nil)
 		}, Ignore, ErrAggregatorSeen},
 		{"not aggregator", func(_ *Pool, sap *attestation.SignedAggregateAndProof) {
 			if !notAggregator(sap) {
@@ -232,7 +232,7 @@ func TestAggregateRules(t *testing.T) {
 			if c.setup != nil {
 				c.setup(p, sap)
 			}
-			wantResult(t, p.ValidateAggregate(context.Background(), sap), c.verdict, c.err)
+			wantResult(t, p.ValidateAggregate(context.Background(), NoPeer, sap), c.verdict, c.err)
 		})
 	}
 }
@@ -248,13 +248,14 @@ func dataWithBlock(e *env, root [32]byte) *attestation.AttestationData {
 }
 
 func TestSubnetAndAggregatorHelpers(t *testing.T) {
-	p := &Pool{cfg: Config{SlotsPerEpoch: 32}}
-	for _, c := range []struct{ cps, slot, index, want uint64 }{
-		{64, 0, 0, 0}, {64, 0, 63, 63}, {64, 1, 0, 0}, {64, 1, 5, 5},
-		{1, 5, 0, 5}, {3, 33, 2, 5}, {2, 31, 1, 63}, {4, 17, 3, 7},
+	for _, c := range []struct{ spe, cps, slot, index, want uint64 }{
+		{32, 64, 0, 0, 0}, {32, 64, 0, 63, 63}, {32, 64, 1, 0, 0}, {32, 64, 1, 5, 5},
+		{32, 1, 5, 0, 5}, {32, 3, 33, 2, 5}, {32, 2, 31, 1, 63}, {32, 4, 17, 3, 7},
+		// The minimal preset's 8 slots an epoch; 0 means the mainnet's 32.
+		{8, 4, 9, 2, 6}, {8, 16, 7, 3, 51}, {0, 2, 31, 1, 63},
 	} {
-		if got := p.computeSubnet(c.cps, c.slot, c.index); got != c.want {
-			t.Errorf("computeSubnet(%d, %d, %d) = %d, want %d", c.cps, c.slot, c.index, got, c.want)
+		if got := ComputeSubnetForAttestation(c.spe, c.cps, c.slot, c.index); got != c.want {
+			t.Errorf("ComputeSubnetForAttestation(%d, %d, %d, %d) = %d, want %d", c.spe, c.cps, c.slot, c.index, got, c.want)
 		}
 	}
 	// Committees smaller than 16 per aggregator: everyone aggregates.
@@ -320,10 +321,10 @@ func TestLookupFailureKeepsReject(t *testing.T) {
 				c.mutate(a.Data)
 				c.mutate(s.Data)
 			}
-			wantResult(t, p.ValidateAttestation(context.Background(), &a, subnet), c.verdict, c.err)
+			wantResult(t, p.ValidateAttestation(context.Background(), NoPeer, &a, subnet), c.verdict, c.err)
 			m := *sap.Message
 			m.Aggregate = &s
-			wantResult(t, p.ValidateAggregate(context.Background(), &attestation.SignedAggregateAndProof{Message: &m, Signature: sap.Signature}), c.verdict, c.err)
+			wantResult(t, p.ValidateAggregate(context.Background(), NoPeer, &attestation.SignedAggregateAndProof{Message: &m, Signature: sap.Signature}), c.verdict, c.err)
 		})
 	}
 	t.Run("committee unknown, no participants", func(t *testing.T) {
@@ -335,9 +336,9 @@ func TestLookupFailureKeepsReject(t *testing.T) {
 		agg := *empty.Aggregate
 		agg.AggregationBits = bitfield.NewBitlist(e.comm.size)
 		empty.Aggregate = &agg
-		wantResult(t, p.ValidateAggregate(context.Background(), &attestation.SignedAggregateAndProof{Message: &empty}), Reject, ErrNoParticipants)
-		wantResult(t, p.ValidateAggregate(context.Background(), sap), Ignore, ErrShufflingUnavailable)
-		wantResult(t, p.ValidateAttestation(context.Background(), att, subnet), Ignore, ErrShufflingUnavailable)
+		wantResult(t, p.ValidateAggregate(context.Background(), NoPeer, &attestation.SignedAggregateAndProof{Message: &empty}), Reject, ErrNoParticipants)
+		wantResult(t, p.ValidateAggregate(context.Background(), NoPeer, sap), Ignore, ErrShufflingUnavailable)
+		wantResult(t, p.ValidateAttestation(context.Background(), NoPeer, att, subnet), Ignore, ErrShufflingUnavailable)
 	})
 	t.Run("committee index still first", func(t *testing.T) {
 		// Known count: the committee index rule REJECTs before the clock
@@ -346,7 +347,7 @@ func TestLookupFailureKeepsReject(t *testing.T) {
 		p := e.pool(Config{})
 		a := *att
 		a.CommitteeIndex = 2
-		wantResult(t, p.ValidateAttestation(context.Background(), &a, subnet), Reject, ErrCommitteeIndex)
+		wantResult(t, p.ValidateAttestation(context.Background(), NoPeer, &a, subnet), Reject, ErrCommitteeIndex)
 	})
 }
 
@@ -395,15 +396,15 @@ func TestPoolOwnsItsInputs(t *testing.T) {
 
 		ctx, cancel := context.WithCancel(context.Background())
 		first := []<-chan Result{
-			p.ValidateAttestationFromAsync(ctx, "a", att, subnet),
-			p.ValidateAggregateFromAsync(ctx, "a", sap),
-			p.ValidatePayloadAttestationFromAsync(ctx, "a", ptc),
+			p.ValidateAttestationAsync(ctx, "a", att, subnet),
+			p.ValidateAggregateAsync(ctx, "a", sap),
+			p.ValidatePayloadAttestationAsync(ctx, "a", ptc),
 		}
 		<-gate.entered
 		second := []<-chan Result{
-			p.ValidateAttestationFromAsync(context.Background(), "b", &attCopy, subnet),
-			p.ValidateAggregateFromAsync(context.Background(), "b", sapCopy),
-			p.ValidatePayloadAttestationFromAsync(context.Background(), "b", &ptcCopy),
+			p.ValidateAttestationAsync(context.Background(), "b", &attCopy, subnet),
+			p.ValidateAggregateAsync(context.Background(), "b", sapCopy),
+			p.ValidatePayloadAttestationAsync(context.Background(), "b", &ptcCopy),
 		}
 		cancel()
 		for _, c := range first {
@@ -425,7 +426,7 @@ func TestPoolOwnsItsInputs(t *testing.T) {
 			wantResult(t, <-c, Accept, nil)
 		}
 		// The accepted payload attestation was marked seen under its own key.
-		wantResult(t, p.ValidatePayloadAttestation(context.Background(), e.ptcMessage(testSlot, member, false)), Ignore, ErrPayloadAttestationSeen)
+		wantResult(t, p.ValidatePayloadAttestation(context.Background(), NoPeer, e.ptcMessage(testSlot, member, false)), Ignore, ErrPayloadAttestationSeen)
 		packed := p.AttestationsForBlock(testSlot + 1)
 		if len(packed) == 0 {
 			t.Fatal("nothing packed")
@@ -479,20 +480,20 @@ func TestUnknownKeyKeepsReject(t *testing.T) {
 			p := e.pool(Config{})
 			switch v {
 			case att.AttesterIndex:
-				wantResult(t, p.ValidateAttestation(context.Background(), att, subnet), Ignore, ErrUnknownValidator)
+				wantResult(t, p.ValidateAttestation(context.Background(), NoPeer, att, subnet), Ignore, ErrUnknownValidator)
 				bad := *att
 				bad.Signature = [96]byte{1}
-				wantResult(t, p.ValidateAttestation(context.Background(), &bad, subnet), Reject, ErrInvalidSignature)
+				wantResult(t, p.ValidateAttestation(context.Background(), NoPeer, &bad, subnet), Reject, ErrInvalidSignature)
 			case sap.Message.AggregatorIndex:
-				wantResult(t, p.ValidateAggregate(context.Background(), sap), Ignore, ErrUnknownValidator)
+				wantResult(t, p.ValidateAggregate(context.Background(), NoPeer, sap), Ignore, ErrUnknownValidator)
 				bad := cloneAggregate(sap)
 				bad.Message.Aggregate.Signature = [96]byte{1}
-				wantResult(t, p.ValidateAggregate(context.Background(), bad), Reject, ErrInvalidAggregateSignature)
+				wantResult(t, p.ValidateAggregate(context.Background(), NoPeer, bad), Reject, ErrInvalidAggregateSignature)
 			default:
-				wantResult(t, p.ValidatePayloadAttestation(context.Background(), ptc), Ignore, ErrUnknownValidator)
+				wantResult(t, p.ValidatePayloadAttestation(context.Background(), NoPeer, ptc), Ignore, ErrUnknownValidator)
 				bad := *ptc
 				bad.Signature = [96]byte{1}
-				wantResult(t, p.ValidatePayloadAttestation(context.Background(), &bad), Reject, ErrInvalidPayloadAttestationSignature)
+				wantResult(t, p.ValidatePayloadAttestation(context.Background(), NoPeer, &bad), Reject, ErrInvalidPayloadAttestationSignature)
 			}
 		}
 		e.node.Keys = e.keys

@@ -7,6 +7,7 @@ import (
 
 	"github.com/attpool/attpool/pool"
 	"github.com/attpool/attpool/pool/pooltest"
+	"github.com/attpool/attpool/verifier"
 )
 
 const benchSlot = 64
@@ -32,11 +33,16 @@ func loadSlot(b *testing.B) {
 // committees of 512, 32,768 SingleAttestations sharing one AttestationData)
 // from 64 goroutines and waits for every verdict. wall-s is the time from the
 // first submission to the last verdict. Cases: batched; batched with 1% of
-// the signatures invalid; the per-signature baseline (Config.PerSignature)
-// on the clean load. Every verdict is checked.
+// the signatures invalid; the per-signature baseline (a verifier built with
+// verifier.Config.Individual) on the clean load. Every verdict is checked.
 func BenchmarkFullSlot(b *testing.B) {
 	loadSlot(b)
 	net := slotLoad.net
+	perSignature, err := verifier.New(verifier.Config{Individual: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer perSignature.Close()
 	for _, c := range []struct {
 		name string
 		cfg  pool.Config
@@ -44,7 +50,7 @@ func BenchmarkFullSlot(b *testing.B) {
 	}{
 		{"batched", pool.Config{}, slotLoad.clean},
 		{"batched-1pct-invalid", pool.Config{}, slotLoad.faulty},
-		{"per-signature", pool.Config{PerSignature: true}, slotLoad.clean},
+		{"per-signature", pool.Config{SignatureVerifier: perSignature}, slotLoad.clean},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			var total time.Duration

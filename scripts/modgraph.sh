@@ -6,8 +6,9 @@
 # outside the workspace) and fails if its module graph (`go list -m all`) or
 # its build holds a test, benchmark or example dependency of this repository:
 # gnark-crypto (the oracle), gonum/plot and its fonts and PDF/SVG writers,
-# libp2p, progress bars, snappy at our spectest's version or yaml.v3 as a
-# direct need. Also checks that only crypto and internal/curve import blst,
+# libp2p, progress bars, go-eth2-client and dynamic-ssz (spectest and the
+# interop test), snappy at our spectest's version or yaml.v3 as a direct
+# need. Also checks that only crypto and internal/curve import blst,
 # and that a build without cgo stops with the message of
 # internal/needcgo. Prints the module count.
 #
@@ -19,7 +20,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repo="$(pwd)"
 
-forbidden='gnark-crypto|gonum\.org|go-fonts|go-latex|go-pdf|sbinet/gg|ajstarks/svgo|golang/freetype|golang\.org/x/image|libp2p|multiformats|progressbar|cheggaaa|schollz|uiprogress|mpb'
+forbidden='gnark-crypto|gonum\.org|go-fonts|go-latex|go-pdf|sbinet/gg|ajstarks/svgo|golang/freetype|golang\.org/x/image|libp2p|multiformats|progressbar|cheggaaa|schollz|uiprogress|mpb|go-eth2-client|dynamic-ssz'
 
 # The library's direct requirements: only the dependencies the module
 # layout allows (README, "Modules and versions").

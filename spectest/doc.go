@@ -48,7 +48,7 @@
 // with go-eth2-client's containers sized for the preset by dynamic-ssz; the
 // node given to a new pool has the state's validator keys and fork, beacon
 // committees shuffled from the state's RANDAO mixes (followed through the
-// imported blocks), the blocks in a pool.MemChain (failed and pending ones
+// imported blocks), the blocks in a pooltest.MemChain (failed and pending ones
 // as seen but not valid; for Gloas, the payload envelope and payload_status
 // as a pool.PayloadStatus), and the store's finalized checkpoint (the
 // anchor, as get_forkchoice_store makes it, or meta's finalized_checkpoint).

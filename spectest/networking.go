@@ -15,6 +15,7 @@ import (
 
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/pool"
+	"github.com/attpool/attpool/pool/pooltest"
 )
 
 // The networking runner's gossip_validation format
@@ -191,7 +192,7 @@ func readSSZSnappy(dir, name string) ([]byte, error) {
 // gossipNode is the pool's node built from a case.
 type gossipNode struct {
 	node   pool.Node
-	clock  *pool.ManualClock
+	clock  *pooltest.ManualClock
 	blocks map[string]*block // by file name
 }
 
@@ -207,7 +208,7 @@ func buildGossipNode(c Case, p *preset, m *gossipMeta) (*gossipNode, error) {
 		return nil, fmt.Errorf("state: %w", err)
 	}
 	mixes := newRandaoMixes(state, p)
-	chain := pool.NewMemChain(p.slotsPerEpoch)
+	chain := pooltest.NewMemChain(p.slotsPerEpoch)
 	g := &gossipNode{blocks: map[string]*block{}}
 	for i, mb := range m.Blocks {
 		b, err := g.importBlock(c, p, chain, mb, i == 0)
@@ -229,7 +230,7 @@ func buildGossipNode(c Case, p *preset, m *gossipMeta) (*gossipNode, error) {
 	chain.SetFinalized(finalized)
 	committees := &stateCommittees{p: p, validators: state.validators, mixes: mixes}
 	genesis := time.Unix(int64(state.genesisTime), 0)
-	g.clock = pool.NewManualClock(genesis)
+	g.clock = pooltest.NewManualClock(genesis)
 	g.node = pool.Node{
 		GenesisTime: genesis, Clock: g.clock,
 		Keys:       &stateKeys{validators: state.validators},
@@ -248,7 +249,7 @@ func buildGossipNode(c Case, p *preset, m *gossipMeta) (*gossipNode, error) {
 
 // importBlock decodes a block of meta.yaml's blocks and records it in the
 // chain: imported, failed or pending, with its payload status (Gloas).
-func (g *gossipNode) importBlock(c Case, p *preset, chain *pool.MemChain, mb gossipBlock, anchor bool) (*block, error) {
+func (g *gossipNode) importBlock(c Case, p *preset, chain *pooltest.MemChain, mb gossipBlock, anchor bool) (*block, error) {
 	raw, err := readSSZSnappy(c.Dir, mb.Block)
 	if err != nil {
 		return nil, err
@@ -384,17 +385,17 @@ func submitGossip(ctx context.Context, pl *pool.Pool, dir, topic string, msg gos
 		if err := att.UnmarshalSSZ(raw); err != nil {
 			return pool.Result{}, fmt.Errorf("SingleAttestation: %w", err)
 		}
-		return pl.ValidateAttestation(ctx, &att, *msg.SubnetID), nil
+		return pl.ValidateAttestation(ctx, pool.NoPeer, &att, *msg.SubnetID), nil
 	case "payload_attestation_message":
 		var pam attestation.PayloadAttestationMessage
 		if err := pam.UnmarshalSSZ(raw); err != nil {
 			return pool.Result{}, fmt.Errorf("PayloadAttestationMessage: %w", err)
 		}
-		return pl.ValidatePayloadAttestation(ctx, &pam), nil
+		return pl.ValidatePayloadAttestation(ctx, pool.NoPeer, &pam), nil
 	}
 	var sap attestation.SignedAggregateAndProof
 	if err := sap.UnmarshalSSZ(raw); err != nil {
 		return pool.Result{}, fmt.Errorf("SignedAggregateAndProof: %w", err)
 	}
-	return pl.ValidateAggregate(ctx, &sap), nil
+	return pl.ValidateAggregate(ctx, pool.NoPeer, &sap), nil
 }

@@ -111,7 +111,7 @@ func (nw *network) traffic(slot uint64, digest gossipsub.ForkDigest) (*slotTraff
 	}
 	t.attestations = append(t.attestations, outgoing{
 		kind: attestationKind, want: pubsub.ValidationReject, what: "truncated SSZ",
-		msg: newMessage(gossipsub.AttestationTopic(digest, subnetFor(perSlot, slot, 0)), snappy.Encode(nil, raw[:100]), badPeer),
+		msg: newMessage(gossipsub.AttestationTopic(digest, pool.ComputeSubnetForAttestation(slotsPerEpoch, perSlot, slot, 0)), snappy.Encode(nil, raw[:100]), badPeer),
 	})
 	t.aggregates = append(t.aggregates, outgoing{
 		kind: aggregateKind, want: pubsub.ValidationReject, what: "not snappy",
@@ -125,7 +125,7 @@ func (nw *network) committeeTraffic(t *slotTraffic, slot, ci, perSlot uint64, co
 	n := len(committee)
 	k := max(1, 3*n/4)
 	epoch := slot / slotsPerEpoch
-	subnet := subnetFor(perSlot, slot, ci)
+	subnet := pool.ComputeSubnetForAttestation(slotsPerEpoch, perSlot, slot, ci)
 
 	// Every member signs the head vote (the aggregates need them all).
 	root, err := nw.signingRoot(ssz.DomainBeaconAttester, epoch, data)
@@ -300,11 +300,6 @@ func (nw *network) signingRootOf(dt ssz.DomainType, epoch uint64, root ssz.Root)
 		return ssz.Root{}, err
 	}
 	return ssz.ComputeSigningRootFromRoot(root, d), nil
-}
-
-// subnetFor is the specs' compute_subnet_for_attestation.
-func subnetFor(committeesPerSlot, slot, committeeIndex uint64) uint64 {
-	return (committeesPerSlot*(slot%slotsPerEpoch) + committeeIndex) % pool.AttestationSubnetCount
 }
 
 // isAggregator is the validator guide's is_aggregator.

@@ -140,17 +140,17 @@ type timed struct {
 // submit sends the message and waits for its verdict.
 func (m *timed) submit(p *pool.Pool) pool.Result {
 	if m.agg != nil {
-		return p.ValidateAggregateFrom(context.Background(), m.from, m.agg.Msg)
+		return p.ValidateAggregate(context.Background(), m.from, m.agg.Msg)
 	}
-	return p.ValidateAttestationFrom(context.Background(), m.from, m.att, m.sub)
+	return p.ValidateAttestation(context.Background(), m.from, m.att, m.sub)
 }
 
 // submitAsync sends the message.
 func (m *timed) submitAsync(p *pool.Pool) <-chan pool.Result {
 	if m.agg != nil {
-		return p.ValidateAggregateFromAsync(context.Background(), m.from, m.agg.Msg)
+		return p.ValidateAggregateAsync(context.Background(), m.from, m.agg.Msg)
 	}
-	return p.ValidateAttestationFromAsync(context.Background(), m.from, m.att, m.sub)
+	return p.ValidateAttestationAsync(context.Background(), m.from, m.att, m.sub)
 }
 
 // honestPeers is the number of honest peers the messages come from when

@@ -81,6 +81,7 @@ import (
 
 	"github.com/attpool/attpool/pool"
 	"github.com/attpool/attpool/pool/pooltest"
+	"github.com/attpool/attpool/verifier"
 )
 
 // config is the program's settings (its flags).
@@ -277,8 +278,15 @@ func run(cfg config) (*report, error) {
 		defer stopProfile()
 	}
 	batched := pool.Config{BatchSize: cfg.Batch}
+	// The baseline: the same pool, its verifier checking every signature
+	// alone.
+	individual, err := verifier.New(verifier.Config{Individual: true})
+	if err != nil {
+		return nil, err
+	}
+	defer individual.Close()
 	perSig := batched
-	perSig.PerSignature = true
+	perSig.SignatureVerifier = individual
 	var wrong []wrongVerdict
 	nWrong := 0
 	// load runs one load, keeps its wrong verdicts and adds its per-topic

@@ -11,6 +11,7 @@ import (
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
 	"github.com/attpool/attpool/pool"
+	"github.com/attpool/attpool/pool/pooltest"
 	"github.com/attpool/attpool/ssz"
 )
 
@@ -34,7 +35,7 @@ func (m *ptcMsg) ok(r pool.Result) bool {
 func (e *env) gloasNode() *pool.GloasNode {
 	return &pool.GloasNode{
 		ForkEpoch: firstSlot / e.net.SlotsPerEpoch,
-		PTC:       pool.CommitteePTC{Committees: e.net.Committees, SlotsPerEpoch: e.net.SlotsPerEpoch},
+		PTC:       pooltest.CommitteePTC{Committees: e.net.Committees, SlotsPerEpoch: e.net.SlotsPerEpoch},
 	}
 }
 

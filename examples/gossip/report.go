@@ -19,9 +19,9 @@ import (
 // pool. The clean load is the same slots with every attestation valid:
 // verify_wall_seconds is its wall time through the batching pool,
 // baseline_wall_seconds through a pool that verifies every signature alone
-// (pool.Config.PerSignature), speedup their ratio; clean_verdicts are its
-// verdicts, heap_bytes the heap the pool holds after it. The baseline is run
-// on the gossip load too (baseline_faults_wall_seconds, faults_speedup).
+// (its SignatureVerifier built with verifier.Config.Individual), speedup
+// their ratio; clean_verdicts are its verdicts, heap_bytes the heap the pool
+// holds after it. The baseline is run on the gossip load too (baseline_faults_wall_seconds, faults_speedup).
 // Wall times run from the first submission to the last verdict, summed over
 // the slots; bisections counts the failing batches the verifier split on the
 // gossip load. wrong_verdicts counts the messages of every run whose verdict

@@ -259,10 +259,10 @@ func (s signer) signingRoot(d *attestation.AttestationData) ([32]byte, error) {
 	return ssz.ComputeSigningRoot(d.Copy(), domain)
 }
 
-// subnet is compute_subnet_for_attestation.
+// subnet is the subnet of committee's attestations at slot.
 func (s signer) subnet(slot, committee uint64) uint64 {
 	cps, _ := s.net.Committees.CommitteeCountPerSlot(slot / s.net.SlotsPerEpoch)
-	return (cps*(slot%s.net.SlotsPerEpoch) + committee) % pool.AttestationSubnetCount
+	return pool.ComputeSubnetForAttestation(s.net.SlotsPerEpoch, cps, slot, committee)
 }
 
 // signSlot returns the valid attestation of every member of every committee

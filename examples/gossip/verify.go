@@ -108,11 +108,11 @@ func (it item) late() bool {
 func (it item) send(p *pool.Pool) <-chan pool.Result {
 	switch {
 	case it.agg != nil:
-		return p.ValidateAggregateAsync(context.Background(), it.agg.Msg)
+		return p.ValidateAggregateAsync(context.Background(), pool.NoPeer, it.agg.Msg)
 	case it.ptc != nil:
-		return p.ValidatePayloadAttestationAsync(context.Background(), it.ptc.msg)
+		return p.ValidatePayloadAttestationAsync(context.Background(), pool.NoPeer, it.ptc.msg)
 	}
-	return p.ValidateAttestationAsync(context.Background(), it.att.att, it.att.subnet)
+	return p.ValidateAttestationAsync(context.Background(), pool.NoPeer, it.att.att, it.att.subnet)
 }
 
 // mix lists a slot's messages of every topic in one order, each topic's

@@ -186,7 +186,7 @@ func runSlot(p *pool.Pool, net *pooltest.Network, slot uint64, invalid, withheld
 	saps := aggregates(net, slot, msgs, aggregators)
 	chans := make([]<-chan pool.Result, len(saps))
 	for i, sap := range saps {
-		chans[i] = p.ValidateAggregateAsync(context.Background(), sap)
+		chans[i] = p.ValidateAggregateAsync(context.Background(), pool.NoPeer, sap)
 	}
 	for i, c := range chans {
 		res := <-c

@@ -35,7 +35,7 @@ func submitAggregates(p *pool.Pool, msgs []AggregateMsg, idx []int, results []po
 	}
 	return spread(len(idx), goroutines,
 		func(k int) <-chan pool.Result {
-			return p.ValidateAggregateAsync(context.Background(), msgs[idx[k]].Msg)
+			return p.ValidateAggregateAsync(context.Background(), pool.NoPeer, msgs[idx[k]].Msg)
 		},
 		func(k int, r pool.Result) { results[idx[k]] = r })
 }

@@ -1,6 +1,7 @@
 // Package pooltest simulates the gossip traffic of a beacon chain for tests,
-// benchmarks and examples of package pool: an in-memory node (interop keys,
-// committees, a linear chain, a manual clock), the signed
+// benchmarks and examples of package pool: an in-memory node (ManualClock,
+// InteropKeys, ShuffledCommittees, CommitteePTC, MemChain, ForkList; a
+// Network holds one with a linear chain), the signed
 // SingleAttestations of whole slots (Network.SlotMessages) and their
 // SignedAggregateAndProof traffic as mainnet has it (AggregateTraffic), with
 // faults injected on demand, each with the verdict the pool must give it,
@@ -33,11 +34,11 @@ type Network struct {
 	Validators    uint64
 	SlotsPerEpoch uint64
 	Head          uint64
-	Keys          *pool.InteropKeys
-	Committees    *pool.ShuffledCommittees
-	Chain         *pool.MemChain
-	Forks         *pool.ForkList
-	Clock         *pool.ManualClock
+	Keys          *InteropKeys
+	Committees    *ShuffledCommittees
+	Chain         *MemChain
+	Forks         *ForkList
+	Clock         *ManualClock
 }
 
 // BlockRoot is the root of the simulated block of slot.
@@ -55,11 +56,11 @@ func NewNetwork(n, head uint64) *Network {
 	const spe = 32
 	net := &Network{
 		Validators: n, SlotsPerEpoch: spe, Head: head,
-		Keys:       pool.NewInteropKeys(n),
-		Committees: pool.NewShuffledCommittees(n, spe),
-		Chain:      pool.NewMemChain(spe),
-		Forks:      pool.SingleFork(ssz.Version{5, 0, 0, 0}, ssz.Root{0x42}),
-		Clock:      pool.NewManualClock(Genesis),
+		Keys:       NewInteropKeys(n),
+		Committees: NewShuffledCommittees(n, spe),
+		Chain:      NewMemChain(spe),
+		Forks:      SingleFork(ssz.Version{5, 0, 0, 0}, ssz.Root{0x42}),
+		Clock:      NewManualClock(Genesis),
 	}
 	for s := uint64(0); s <= head; s++ {
 		var parent [32]byte
@@ -134,7 +135,7 @@ func (n *Network) SlotMessages(slot uint64, faults float64, seed uint64) []Messa
 	var msgs []Message
 	for ci := range cps {
 		c, _ := n.Committees.BeaconCommittee(slot, ci)
-		subnet := (cps*(slot%n.SlotsPerEpoch) + ci) % pool.AttestationSubnetCount
+		subnet := pool.ComputeSubnetForAttestation(n.SlotsPerEpoch, cps, slot, ci)
 		for _, v := range c {
 			msgs = append(msgs, Message{
 				Att:    &attestation.SingleAttestation{CommitteeIndex: ci, AttesterIndex: v, Data: d},
@@ -167,7 +168,7 @@ func Submit(p *pool.Pool, msgs []Message, goroutines int) (results []pool.Result
 	results = make([]pool.Result, len(msgs))
 	wall = spread(len(msgs), goroutines,
 		func(i int) <-chan pool.Result {
-			return p.ValidateAttestationAsync(context.Background(), msgs[i].Att, msgs[i].Subnet)
+			return p.ValidateAttestationAsync(context.Background(), pool.NoPeer, msgs[i].Att, msgs[i].Subnet)
 		},
 		func(i int, r pool.Result) { results[i] = r })
 	return results, wall

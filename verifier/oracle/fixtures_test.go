@@ -12,7 +12,7 @@ import (
 	"github.com/attpool/attpool/crypto"
 	"github.com/attpool/attpool/internal/blspoint"
 	"github.com/attpool/attpool/internal/curve"
-	"github.com/attpool/attpool/pool"
+	"github.com/attpool/attpool/pool/pooltest"
 	"github.com/attpool/attpool/verifier"
 )
 
@@ -29,7 +29,7 @@ var (
 func testKeys(t testing.TB) ([]*crypto.SecretKey, []*crypto.PublicKey) {
 	t.Helper()
 	keysOnce.Do(func() {
-		k := pool.NewInteropKeys(256)
+		k := pooltest.NewInteropKeys(256)
 		for i := range uint64(256) {
 			testSKs, testPKs = append(testSKs, k.SecretKey(i)), append(testPKs, k.PublicKey(i))
 		}

@@ -1,4 +1,10 @@
-package pool
+// Package memnode holds in-memory implementations of the interfaces of
+// pool.Node, for tests, examples and simulations: a manual clock, interop
+// keys, committees, a payload timeliness committee drawn from them, a chain
+// of blocks added by hand and a fork schedule. They are safe for concurrent
+// use. memnode does not import package pool, so that pool's own tests can use
+// it; package pooltest exports its types to everyone else.
+package memnode
 
 import (
 	"sync"
@@ -9,9 +15,6 @@ import (
 	"github.com/attpool/attpool/internal/par"
 	"github.com/attpool/attpool/ssz"
 )
-
-// In-memory implementations of the Node interfaces, for tests, examples and
-// simulations. They are safe for concurrent use.
 
 // ManualClock is a Clock that moves only when told to.
 type ManualClock struct {
@@ -44,7 +47,7 @@ func (c *ManualClock) Advance(d time.Duration) {
 }
 
 // InteropKeys holds the interop keys (crypto.InteropSecretKey) of validators
-// [0, n), derived on first use and cached. It implements PublicKeys.
+// [0, n), derived on first use and cached. It implements pool.PublicKeys.
 type InteropKeys struct {
 	n    uint64
 	mu   sync.RWMutex
@@ -101,10 +104,10 @@ func (k *InteropKeys) Derive(indices []uint64) {
 	par.For(len(indices), deriveChunk, func(x int) { k.SecretKey(indices[x]) })
 }
 
-// ShuffledCommittees is a Committees for a fixed set of n active validators:
-// the committee count is get_committee_count_per_slot's (TARGET_COMMITTEE_SIZE
-// 128) and the committees split a per-epoch permutation of the validators as
-// compute_committee does. The permutation is a simple affine one, not the
+// ShuffledCommittees is a pool.Committees for a fixed set of n active
+// validators: the committee count is get_committee_count_per_slot's
+// (TARGET_COMMITTEE_SIZE 128) and the committees split a per-epoch
+// permutation of the validators as compute_committee does. The permutation is a simple affine one, not the
 // specs' swap-or-not shuffle: good for tests and simulations only.
 type ShuffledCommittees struct {
 	n             uint64
@@ -149,7 +152,7 @@ func gcd(a, b uint64) uint64 {
 
 // CommitteeCountPerSlot returns max(1, min(64, n / SLOTS_PER_EPOCH / 128)).
 func (c *ShuffledCommittees) CommitteeCountPerSlot(epoch uint64) (uint64, bool) {
-	return max(1, min(MaxCommitteesPerSlot, c.n/c.slotsPerEpoch/targetCommitteeSize)), true
+	return max(1, min(attestation.MaxCommitteesPerSlot, c.n/c.slotsPerEpoch/targetCommitteeSize)), true
 }
 
 // BeaconCommittee returns committee index of slot.
@@ -177,13 +180,23 @@ func (c *ShuffledCommittees) shuffling(epoch uint64) []uint64 {
 		l[p] = (uint64(p)*c.mult + off) % c.n
 	}
 	if len(c.epochs) >= keptShufflings {
-		delete(c.epochs, oldestKey(c.epochs, func(e uint64) uint64 { return e }))
+		oldest := ^uint64(0)
+		for e := range c.epochs {
+			oldest = min(oldest, e)
+		}
+		delete(c.epochs, oldest)
 	}
 	c.epochs[epoch] = l
 	return l
 }
 
-// CommitteePTC is a PTCs over Committees: the PTC of a slot is PTC_SIZE
+// Committees is what CommitteePTC reads of the committees (pool.Committees).
+type Committees interface {
+	CommitteeCountPerSlot(epoch uint64) (count uint64, ok bool)
+	BeaconCommittee(slot, index uint64) (committee []uint64, ok bool)
+}
+
+// CommitteePTC is a pool.PTCs over Committees: the PTC of a slot is PTC_SIZE
 // members taken in turn from the slot's committees, concatenated in order
 // (repeating them when they hold fewer). The specs draw the PTC from the
 // same concatenation by balance-weighted sampling: good for tests and
@@ -217,37 +230,39 @@ func (c CommitteePTC) PTC(slot uint64) ([]uint64, bool) {
 	return ptc, true
 }
 
-// MemChain is a ForkChoice over blocks added by hand.
-type MemChain struct {
+// MemChain is a pool.ForkChoice over blocks added by hand. S is the type of
+// the payload status (pool.PayloadStatus: memnode cannot name it), whose
+// zero value is the status of a payload not seen and verified.
+type MemChain[S ~uint8] struct {
 	slotsPerEpoch uint64
 	mu            sync.RWMutex
-	blocks        map[[32]byte]memBlock
+	blocks        map[[32]byte]memBlock[S]
 	finalized     attestation.Checkpoint
 }
 
-type memBlock struct {
+type memBlock[S ~uint8] struct {
 	parent  [32]byte
 	slot    uint64
 	valid   bool
-	payload PayloadStatus
+	payload S
 }
 
 // NewMemChain returns a chain with no blocks.
-func NewMemChain(slotsPerEpoch uint64) *MemChain {
-	return &MemChain{slotsPerEpoch: slotsPerEpoch, blocks: make(map[[32]byte]memBlock)}
+func NewMemChain[S ~uint8](slotsPerEpoch uint64) *MemChain[S] {
+	return &MemChain[S]{slotsPerEpoch: slotsPerEpoch, blocks: make(map[[32]byte]memBlock[S])}
 }
 
 // AddBlock records block root at slot with its parent, valid or not.
-func (c *MemChain) AddBlock(root, parent [32]byte, slot uint64, valid bool) {
+func (c *MemChain[S]) AddBlock(root, parent [32]byte, slot uint64, valid bool) {
 	c.mu.Lock()
-	c.blocks[root] = memBlock{parent: parent, slot: slot, valid: valid}
+	c.blocks[root] = memBlock[S]{parent: parent, slot: slot, valid: valid}
 	c.mu.Unlock()
 }
 
 // SetPayloadStatus sets the status of the execution payload of block root
-// (Gloas); a block added by AddBlock starts as PayloadUnverified. It does
-// nothing for a block not added.
-func (c *MemChain) SetPayloadStatus(root [32]byte, status PayloadStatus) {
+// (Gloas); a block added by AddBlock starts with the zero status
+// (pool.PayloadUnverified). It does nothing for a block not added.
+func (c *MemChain[S]) SetPayloadStatus(root [32]byte, status S) {
 	c.mu.Lock()
 	if b, ok := c.blocks[root]; ok {
 		b.payload = status
@@ -258,7 +273,7 @@ func (c *MemChain) SetPayloadStatus(root [32]byte, status PayloadStatus) {
 
 // BlockPayload returns the slot of block root and the status given to
 // SetPayloadStatus.
-func (c *MemChain) BlockPayload(root [32]byte) (slot uint64, status PayloadStatus, ok bool) {
+func (c *MemChain[S]) BlockPayload(root [32]byte) (slot uint64, status S, ok bool) {
 	c.mu.RLock()
 	b, ok := c.blocks[root]
 	c.mu.RUnlock()
@@ -266,14 +281,14 @@ func (c *MemChain) BlockPayload(root [32]byte) (slot uint64, status PayloadStatu
 }
 
 // SetFinalized sets the finalized checkpoint.
-func (c *MemChain) SetFinalized(cp attestation.Checkpoint) {
+func (c *MemChain[S]) SetFinalized(cp attestation.Checkpoint) {
 	c.mu.Lock()
 	c.finalized = cp
 	c.mu.Unlock()
 }
 
 // Block reports whether root was added and whether it is valid.
-func (c *MemChain) Block(root [32]byte) (seen, valid bool) {
+func (c *MemChain[S]) Block(root [32]byte) (seen, valid bool) {
 	c.mu.RLock()
 	b, ok := c.blocks[root]
 	c.mu.RUnlock()
@@ -282,7 +297,7 @@ func (c *MemChain) Block(root [32]byte) (seen, valid bool) {
 
 // CheckpointBlock walks back from root to the last block at or before the
 // first slot of epoch.
-func (c *MemChain) CheckpointBlock(root [32]byte, epoch uint64) ([32]byte, bool) {
+func (c *MemChain[S]) CheckpointBlock(root [32]byte, epoch uint64) ([32]byte, bool) {
 	start := epoch * c.slotsPerEpoch
 	c.mu.RLock()
 	defer c.mu.RUnlock()
@@ -299,13 +314,13 @@ func (c *MemChain) CheckpointBlock(root [32]byte, epoch uint64) ([32]byte, bool)
 }
 
 // FinalizedCheckpoint returns the checkpoint given to SetFinalized.
-func (c *MemChain) FinalizedCheckpoint() attestation.Checkpoint {
+func (c *MemChain[S]) FinalizedCheckpoint() attestation.Checkpoint {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	return c.finalized
 }
 
-// ForkList is a ForkSchedule: Versions[i] signs from epoch Epochs[i] on
+// ForkList is a pool.ForkSchedule: Versions[i] signs from epoch Epochs[i] on
 // (Epochs ascending, Epochs[0] = 0).
 type ForkList struct {
 	Epochs   []uint64
