@@ -62,15 +62,17 @@ type Config struct {
 	BatchDelay time.Duration
 	// LatencyBudget is, under BatchAdaptive, the longest a signature set
 	// waits for companions (sets that arrive after it) before its batch's
-	// verification starts, when a verify worker is free. Within it the pool
-	// starts a batch at once or waits, whichever costs less CPU per set by
-	// the cost of its recent batches (a fixed cost per batch, a cost per
-	// signing root and per set, measured as it runs) and the recent arrival
-	// rate of each root: batches grow when waiting is cheap, and no set waits
-	// when nothing is coming. A set waits longer only while every worker is
-	// busy. 0 means DefaultConfig().LatencyBudget; a negative value means
-	// no budget: a free worker takes what is queued at once (the
-	// work-conserving rule). BatchFixed ignores it.
+	// verification starts. Within it the pool starts a batch at once or
+	// waits, whichever costs less CPU per set by the cost of its recent
+	// batches (a fixed cost per batch, a cost per signing root and per set,
+	// measured as it runs) and the recent arrival rate of each root: batches
+	// grow when waiting is cheap, and no set waits when nothing is coming. A
+	// set that waits longer waits for a worker, not for companions: the
+	// first verify worker, which takes every batch, is still verifying the
+	// last one (the others take over once a set has waited BatchDelay). 0
+	// means DefaultConfig().LatencyBudget; a negative value means no budget:
+	// a free worker takes what is queued at once (the work-conserving rule).
+	// BatchFixed ignores it.
 	LatencyBudget time.Duration
 	// MinBatch is, under BatchFixed, the number of queued sets that makes a
 	// batch without waiting for BatchDelay; 1 means no wait at all (a free

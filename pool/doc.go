@@ -50,8 +50,8 @@
 // cost per batch, a cost per signing root and per set, measured as it runs)
 // and the recent arrival rate of each root, a larger batch costs less CPU
 // per set: batches grow when waiting is cheap, nobody waits when nothing
-// is coming, and no set waits longer than the budget while a worker is
-// free (a negative budget: never wait, the work-conserving rule). Batches
+// is coming, and no set waits for companions past the budget (a negative
+// budget: never wait, the work-conserving rule). Batches
 // grow with the backlog under load; queued sets are grouped by signing root
 // (the verifier's same-root check pays for it), roots take turns so that a
 // root with few sets is not held up by one with many, and Config.BatchDelay
