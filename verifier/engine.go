@@ -279,7 +279,13 @@ func (c *call) decode() {
 	n := len(c.sets)
 	c.sigs = make([]crypto.Signature, n)
 	ok := make([]bool, n)
-	c.helpers = c.v.helpersFor(float64(n) * costDecode)
+	undecoded := 0 // the sets whose caller decoded the signature cost a copy
+	for i := range c.sets {
+		if c.sets[i].Decoded == nil {
+			undecoded++
+		}
+	}
+	c.helpers = c.v.helpersFor(float64(undecoded) * costDecode)
 	c.each(n, min(decodeChunk, max(1, n/(2*c.width()))), func(i int) { ok[i] = c.decodeOne(i) })
 	for i := range n {
 		if !ok[i] {
