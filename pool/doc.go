@@ -79,7 +79,13 @@
 // VerifyStreamSearch), or once a queued set has waited BatchDelay (the
 // pool is behind), so that batches stay large enough to be cheap and no set
 // waits behind a search. The sets count against
-// MaxPending until their message is answered.
+// MaxPending until their message is answered, and a peer's messages (those
+// of its Peer; NoPeer's count as one peer's once a named peer's have come)
+// hold at most Config.MaxPendingPerPeer of them, so that one peer's flood
+// refuses no other peer's message. When every caller of a message has gone
+// before its verdict (their contexts ended, as behind a gossip validator's
+// timeout), its sets still queued leave the queues and their places are
+// free at once; a set already in a batch is verified with it.
 //
 // # Peer isolation
 //
