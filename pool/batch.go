@@ -206,8 +206,8 @@ const (
 
 // take returns a batch to verify for a goroutine of role r, or how long to
 // wait for one (negative: nothing for it queued); apart is true for the
-// isolated peers' sets. done is true when the batcher is closed and r's
-// lane empty.
+// isolated peers' sets. done is true when the batcher is closed and no set
+// is queued in either lane.
 func (b *batcher) take(r role) (batch []*job, apart bool, wait time.Duration, done bool) {
 	now := time.Now()
 	b.mu.Lock()
@@ -227,15 +227,33 @@ func (b *batcher) take(r role) (batch []*job, apart bool, wait time.Duration, do
 	default:
 		batch = b.takeAdaptiveLocked(now)
 	}
+	apart = r == isolated
+	if batch == nil && b.closed {
+		batch, apart = b.drainLocked(r, now)
+	}
 	if batch != nil {
 		b.signalMoreLocked()
-		return batch, r == isolated, 0, false
+		return batch, apart, 0, false
 	}
-	left := b.queuedLocked()
-	if r == isolated {
-		left = b.apart.len()
+	return nil, false, wait, b.closed && b.queuedLocked() == 0 && b.apart.len() == 0
+}
+
+// drainLocked is take once the batcher is closed and r's own lane is empty:
+// the other lane's sets (apart true for the isolated peers'). A verdict
+// during the drain may move sets between the lanes (an isolated peer found
+// out, a copy promoted), so no verify goroutine returns while either lane
+// holds a set: the last verdicts then find every set answered.
+func (b *batcher) drainLocked(r role, now time.Time) (batch []*job, apart bool) {
+	if r != isolated {
+		if b.apart.len() == 0 {
+			return nil, false
+		}
+		return b.apart.take(b.peers.batch), true
 	}
-	return nil, false, wait, b.closed && left == 0
+	if b.queuedLocked() == 0 {
+		return nil, false
+	}
+	return b.takeAdaptiveLocked(now), false
 }
 
 // vouch records that a set of isolated peer from was valid.
@@ -430,7 +448,7 @@ func (c *costEstimate) cap(size int, bound time.Duration) int {
 
 // verifyLoop is a verify goroutine of role r: it takes batches, verifies
 // them and reports the verdicts to the completer, until the batcher is
-// closed and its lane drained.
+// closed and both lanes drained.
 func (p *Pool) verifyLoop(r role) {
 	wake := p.batch.wake
 	switch r {
