@@ -514,7 +514,7 @@ func (p *Pool) verify(batch []*job, apart bool) {
 	if !apart {
 		searching = func() { suspects = peersOf(batch); p.batch.searchStarted(suspects) }
 	}
-	p.check(sets, func(i int, valid bool) {
+	p.check(sets, apart, func(i int, valid bool) {
 		j := batch[i]
 		// The peer's state is updated before the verdict goes out, so the
 		// next set its caller submits is batched by it.
@@ -592,9 +592,24 @@ func (p *Pool) decodeSignatures(batch []*job) []*job {
 // the goroutines of a batch of a few hundred together.
 const decodeChunk = 16
 
+// suspectVerifier is a SignatureVerifier that keeps the calls of sets
+// already suspected of being invalid out of the recent invalid share that
+// steers the search of its other calls, as *verifier.Verifier does
+// (VerifySuspect).
+type suspectVerifier interface {
+	VerifySuspect(sets []verifier.Set, report func(i int, valid bool))
+}
+
 // check runs the verifier on sets, streaming if it can, and tells
 // searching (when not nil) that a failing call's search began if it can.
-func (p *Pool) check(sets []verifier.Set, report func(i int, valid bool), searching func()) {
+// The isolated peers' sets (apart) go to VerifySuspect if it has it: they
+// are mostly invalid, and the pool's other batches, or another user of a
+// shared verifier, must not search their failing calls as if theirs were.
+func (p *Pool) check(sets []verifier.Set, apart bool, report func(i int, valid bool), searching func()) {
+	if s, ok := p.v.(suspectVerifier); ok && apart {
+		s.VerifySuspect(sets, report)
+		return
+	}
 	if s, ok := p.v.(searchStreamer); ok && searching != nil {
 		s.VerifyStreamSearch(sets, report, searching)
 		return

@@ -164,8 +164,10 @@
 // node builds one verifier.Verifier, passes it as Config.SignatureVerifier
 // (the pool neither closes it nor builds its own; anything with
 // Verify([]verifier.Set) []bool will do, and VerifyStream,
-// VerifyStreamSearch and Stats are used when present) and closes it after
-// the pool. The verifier's counters then
+// VerifyStreamSearch, VerifySuspect and Stats are used when present) and
+// closes it after the pool. The isolated peers' sets go to VerifySuspect,
+// so that their invalid signatures do not steer the search of the other
+// users' failing calls. The verifier's counters then
 // count all its users' work; two pools that register on one registry need
 // prometheus.WrapRegistererWith(prometheus.Labels{...}) to keep their names
 // apart. A node whose key cache holds blst points turns them into keys with

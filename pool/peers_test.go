@@ -503,3 +503,50 @@ func TestBatcherSuspectsLast(t *testing.T) {
 		t.Fatalf("without isolation: batch of %d, suspects %v; want 2 sets, none", len(batch), off.suspects)
 	}
 }
+
+// TestIsolatedCallsSteerNoSearch: the isolated peers' calls, one invalid
+// set each, do not feed the recent invalid share of a shared verifier, so
+// another user's failing call (a block's 256 signatures, one invalid) is
+// still searched in a few checks rather than set by set.
+func TestIsolatedCallsSteerNoSearch(t *testing.T) {
+	const n, invalid = 256, 200
+	e := newEnv(t, 2, n/2, 100)
+	e.setSlot(testSlot, 1000)
+	v := newTestVerifier(t)
+	p := e.pool(Config{SignatureVerifier: v})
+	d := e.data(testSlot)
+	ctx := context.Background()
+	root := e.dataSigningRoot(d)
+	sets := make([]verifier.Set, n)
+	for i := range sets {
+		att, _ := e.single(d, uint64(i%2), uint64(i/2))
+		sets[i] = verifier.Set{Root: root, PublicKey: e.keys.PublicKey(att.AttesterIndex), Signature: att.Signature}
+	}
+	// The verifier's traffic so far: valid.
+	for i, ok := range v.Verify(sets) {
+		if !ok {
+			t.Fatalf("set %d: invalid", i)
+		}
+	}
+	for i := range invalid {
+		att, subnet := e.single(d, uint64(i%2), uint64(i/2))
+		att.Signature = e.sign(att.AttesterIndex, [32]byte{byte(i), 0xba, 0xd})
+		wantResult(t, p.ValidateAttestation(ctx, "attacker", att, subnet), Reject, ErrInvalidSignature)
+	}
+	if got := metricValue(p.metrics.isolated); got != invalid-1 {
+		t.Fatalf("%v sets verified apart, want %d", got, invalid-1)
+	}
+	sets[77].Signature = sets[78].Signature
+	before := v.Stats()
+	for i, ok := range v.Verify(sets) {
+		if ok != (i != 77) {
+			t.Fatalf("set %d: %v", i, ok)
+		}
+	}
+	after := v.Stats()
+	checks, alone := after.Checks-before.Checks, after.Individual-before.Individual
+	t.Logf("after %d isolated invalid calls, a %d-set call with one invalid set: %d checks, %d sets alone", invalid-1, n, checks, alone)
+	if checks+alone > 8 {
+		t.Fatalf("after %d isolated invalid calls, a %d-set call with one invalid set took %d checks and %d sets alone", invalid-1, n, checks, alone)
+	}
+}

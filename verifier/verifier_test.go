@@ -150,7 +150,7 @@ func TestMarginRounds(t *testing.T) {
 		} {
 			m := len(tc.sets)
 			before := v.Stats().MarginRounds
-			c := &call{v: v, sets: tc.sets, out: make([]bool, m), settled: make([]bool, m), firstLimit: firstChecks}
+			c := &call{v: v, share: &v.recent, sets: tc.sets, out: make([]bool, m), settled: make([]bool, m), firstLimit: firstChecks}
 			c.decode()
 			c.hashRoots()
 			c.budget = denseBudget * float64(len(c.cand)) * costSingle
@@ -294,7 +294,7 @@ func TestRoundFilterRate(t *testing.T) {
 	sets[0].Signature = shifted(t, sets[0].Signature, &T)
 	sets[1].Signature = shifted(t, sets[1].Signature, neg(T))
 	v := newVerifier(t, 64)
-	c := &call{v: v, sets: sets}
+	c := &call{v: v, share: &v.recent, sets: sets}
 	c.decode()
 	_, sigs := c.points()
 	ds := digitSource{r: newRand(), pos: 512}
@@ -534,7 +534,7 @@ func TestSearchFromWhole(t *testing.T) {
 func TestRandomScalarsBits(t *testing.T) {
 	for _, bits := range []int{64, 128} {
 		v := newVerifier(t, bits)
-		c := &call{v: v, cand: make([]int, 1000)}
+		c := &call{v: v, share: &v.recent, cand: make([]int, 1000)}
 		c.randomScalars()
 		if c.nbits != bits+marginBits {
 			t.Fatalf("%d bits: scalars of %d bits", bits, c.nbits)
@@ -887,7 +887,7 @@ func TestHashCacheLines(t *testing.T) {
 
 	v := newVerifier(t, 64)
 	for _, roots := range []int{1, searchLinesGroups, searchLinesGroups + 1} {
-		c := &call{v: v}
+		c := &call{v: v, share: &v.recent}
 		for r := range roots {
 			c.groups = append(c.groups, group{h: curve.HashToG2([]byte{byte(r)}, []byte("lines"))})
 		}
