@@ -80,7 +80,7 @@ func FuzzMessageIDDeclared(f *testing.F) {
 		} else if id != specID(0, tp.topic, data) {
 			t.Fatalf("%s, %d bytes declaring %d: not the invalid-snappy id", tp.topic, len(data), declared)
 		}
-		if got := bytesPerCall(4, func() { gossipsub.MessageID(m) }); got > idCostBound(len(data)) {
+		if got := bytesPerCall(8, func() { gossipsub.MessageID(m) }); got > idCostBound(len(data)) {
 			t.Fatalf("%s, %d bytes declaring %d: %.0f bytes allocated a call, bound %.0f", tp.topic, len(data), declared, got, idCostBound(len(data)))
 		}
 	})
@@ -139,7 +139,7 @@ func FuzzDecodeDeclared(f *testing.F) {
 				}
 			}
 		}
-		if got := bytesPerCall(4, func() { _, _ = d.decode(data) }); got > decodeCostBound(len(data)) {
+		if got := bytesPerCall(8, func() { _, _ = d.decode(data) }); got > decodeCostBound(len(data)) {
 			t.Fatalf("%d bytes declaring %d: %.0f bytes allocated a call, bound %.0f", len(data), declared, got, decodeCostBound(len(data)))
 		}
 	})
