@@ -269,6 +269,15 @@ func TestGloasTreesAndConversions(t *testing.T) {
 		if !reflect.DeepEqual((*GloasAttestation)(back), g) {
 			t.Fatal("conversion round trip")
 		}
+		aap := &AggregateAndProof{AggregatorIndex: 9, Aggregate: back, SelectionProof: sig(1)}
+		want := &GloasAggregateAndProof{AggregatorIndex: 9, Aggregate: g, SelectionProof: sig(1)}
+		if got := aap.Gloas(); !reflect.DeepEqual(got, want) || got.Aggregate != g {
+			t.Fatalf("AggregateAndProof.Gloas: %+v", got)
+		}
+		maap := &MinimalAggregateAndProof{AggregatorIndex: 9, Aggregate: &MinimalAttestation{AggregationBits: g.AggregationBits, Data: g.Data, CommitteeBits: bitfield.Bitvector4{1}}}
+		if got := maap.Gloas(); rootOf(t, got) != merkleize(t, []chunk{uintChunk(9), rootMinimalGloasAttestation(t, got.Aggregate), rootSignature(t, [96]byte{})}, 0) {
+			t.Fatal("MinimalAggregateAndProof.Gloas root")
+		}
 	}
 	if _, err := new(GloasAttestation).HashTreeRoot(); err == nil {
 		t.Error("the zero GloasAttestation hashed")

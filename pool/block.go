@@ -23,8 +23,31 @@ import (
 // the previous epoch of slot (Deneb+). Whether data.source matches the
 // justified checkpoint of the block's state is the node's to know: use
 // [Pool.AttestationsForBlockWith] to filter on it.
+//
+// The attestations are Electra containers, for blocks before the Gloas
+// fork; a block of a slot from Node.Gloas.ForkEpoch on holds Gloas
+// containers, which encode to the same bytes but hash differently: use
+// [Pool.GloasAttestationsForBlock] for it.
 func (p *Pool) AttestationsForBlock(slot uint64) []*attestation.Attestation {
 	return p.AttestationsForBlockWith(slot, nil)
+}
+
+// GloasAttestationsForBlock is [Pool.AttestationsForBlockWith] for a block
+// of a Gloas slot (of an epoch from Node.Gloas.ForkEpoch on): the same
+// choice, as the Gloas Attestation containers such a block holds, whose
+// hash tree roots are those of the specs' progressive containers. includable
+// may be nil. It returns nil for a slot before the fork and for a pool whose
+// Node has no Gloas part.
+func (p *Pool) GloasAttestationsForBlock(slot uint64, includable func(*attestation.AttestationData) bool) []*attestation.GloasAttestation {
+	if !p.isGloas(p.epochOf(slot)) {
+		return nil
+	}
+	atts := p.AttestationsForBlockWith(slot, includable)
+	out := make([]*attestation.GloasAttestation, len(atts))
+	for i, a := range atts {
+		out[i] = (*attestation.GloasAttestation)(a)
+	}
+	return out
 }
 
 // AttestationsForBlockWith is [Pool.AttestationsForBlock] over the data for
