@@ -160,7 +160,9 @@
 // are kept apart; one that contains another replaces it. AttestationsForBlock
 // joins, per AttestationData, one aggregate per committee into an on-chain
 // Electra attestation (compute_on_chain_aggregate) and picks at most
-// MAX_ATTESTATIONS_ELECTRA of them greedily by new attesters;
+// MAX_ATTESTATIONS_ELECTRA of them to include the most attesters not yet on
+// chain, exactly: the best set of each committee's aggregates for the
+// attestations a data gets, and the best split of the block between data;
 // GloasAttestationsForBlock gives the same choice as the Gloas containers
 // (EIP-7688), which a block of a Gloas slot holds. Each slot the pool drops
 // everything older than the previous epoch.
