@@ -15,9 +15,10 @@ import (
 // does (aggregation bits concatenated in committee order, committee_bits set
 // for the committees present, signatures summed). They are the choice that
 // includes the most attesters not already on chain (see [Pool.MarkIncluded]),
-// found exactly (see pack.go): for each data and committee the best set of
-// aggregates for the number of attestations the data gets, and the best split
-// of the block's attestations between the data. They come most new attesters
+// found exactly (see pack.go; slashable double votes aside, and within a
+// bounded search): for each data and committee the best set of aggregates
+// for the number of attestations the data gets, and the best split of the
+// block's attestations between the data. They come most new attesters
 // first. Only data a block of slot may include is considered:
 // data.slot + MIN_ATTESTATION_INCLUSION_DELAY <= slot, from the current or
 // the previous epoch of slot (Deneb+). Whether data.source matches the
