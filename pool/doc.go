@@ -103,7 +103,11 @@
 // q, one at a time for a peer that sends as many invalid signatures as
 // valid ones, whose batches would fail and be searched), by a verify
 // goroutine of their own and no other: they fail no other peer's batch and
-// their search delays no other batch. An identical copy of a message that
+// their search delays no other batch. That goroutine spends at most a
+// quarter of a core verifying (it rests three times as long as each call
+// took), so an isolated attacker's flood takes little from the others'
+// batches: what its lane cannot verify before the callers' contexts end
+// leaves the queues. An identical copy of a message that
 // waits in an isolated peer's lane, forwarded by a peer that is not
 // isolated, takes it out to the others' queues and answers for it, so an
 // attacker that forwards valid messages first cannot hold up their honest

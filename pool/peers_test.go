@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -549,4 +550,49 @@ func TestIsolatedCallsSteerNoSearch(t *testing.T) {
 	if checks+alone > 8 {
 		t.Fatalf("after %d isolated invalid calls, a %d-set call with one invalid set took %d checks and %d sets alone", invalid-1, n, checks, alone)
 	}
+}
+
+// sleepyVerifier takes d (of the synctest bubble's time) per call, then
+// verifies with v; calls counts its calls.
+type sleepyVerifier struct {
+	v     *verifier.Verifier
+	d     time.Duration
+	calls atomic.Int64
+}
+
+func (s *sleepyVerifier) Verify(sets []verifier.Set) []bool {
+	s.calls.Add(1)
+	time.Sleep(s.d)
+	return s.v.Verify(sets)
+}
+
+// TestLaneRests: the isolated peers' goroutine spends at most isolatedShare
+// of its time verifying: its messages, verified in calls of 10 ms, are
+// answered over four times the calls' time (fake time: the calls' length
+// is the verifier's sleep).
+func TestLaneRests(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, 1, 16, 100)
+		e.setSlot(testSlot, 1000)
+		sv := &sleepyVerifier{v: newTestVerifier(t), d: 10 * time.Millisecond}
+		p := e.pool(Config{SignatureVerifier: sv})
+		msgs := e.attMsgs(testSlot)
+		e.isolate(t, p, "x", msgs[0])
+		time.Sleep(time.Second) // past the isolating call's rest
+		before := sv.calls.Load()
+		start := time.Now()
+		var chans []<-chan Result
+		for _, m := range msgs[1:9] {
+			chans = append(chans, m.submit(context.Background(), p, "x"))
+		}
+		for _, c := range chans {
+			wantResult(t, <-c, Accept, nil)
+		}
+		took, calls := time.Since(start), sv.calls.Load()-before
+		busy := time.Duration(calls) * sv.d
+		t.Logf("%d lane calls (%v verifying) answered in %v", calls, busy, took)
+		if rest := time.Duration(float64(busy-sv.d) * (1/isolatedShare - 1)); took < busy+rest {
+			t.Fatalf("%d lane calls of %v answered in %v: the lane verified more than %.0f%% of the time", calls, sv.d, took, 100*isolatedShare)
+		}
+	})
 }
