@@ -39,7 +39,10 @@
 // attestation topic the chain rules come before the signature). A message whose context ends
 // first is answered Ignore (ErrCancelled); a message submitted after Close,
 // Ignore (ErrClosed); a bound of the pool hit, Ignore (ErrQueueFull,
-// ErrPoolFull) at once. Every message gets exactly one verdict.
+// ErrPoolFull) at once. Every message gets exactly one verdict. An
+// accepted message's Result carries what fork choice needs of it: Indexed
+// (on_attestation) for an attestation or an aggregate, Payload
+// (on_payload_attestation_message) for a payload attestation.
 //
 // # Batching
 //

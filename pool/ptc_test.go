@@ -124,20 +124,25 @@ func TestPayloadAttestationCopiesShareVerification(t *testing.T) {
 	})
 }
 
-// TestWholePTC: the 512 members of a slot's PTC, voting on two data, with
-// one bad signature among them, next to attestations of the same slot.
+// TestWholePTC: the 512 distinct members of a slot's PTC, voting on two
+// data, with one bad signature among them, next to attestations of the same
+// slot; the next block's two payload attestations cover every other member
+// and verify.
 func TestWholePTC(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		e := newEnv(t, 4, 128, 100)
-		e.gloas(0)
-		e.setSlot(testSlot, 1000)
-		p := e.pool(Config{BatchSize: 128})
-		ptc, _ := memnode.CommitteePTC{Committees: e.comm, SlotsPerEpoch: e.spe}.PTC(testSlot)
+		e, p := newPTCEnv(t, 4, 128, Config{BatchSize: 128})
+		ptc, _ := e.node.Gloas.PTC.PTC(testSlot)
 		var chans []<-chan Result
+		var present, absent []uint64
 		for i, v := range ptc {
 			m := e.ptcMessage(testSlot, v, i%3 != 0)
-			if i == 100 {
+			switch {
+			case i == 100:
 				m.Signature = e.sign(v+1, [32]byte{1})
+			case i%3 != 0:
+				present = append(present, v)
+			default:
+				absent = append(absent, v)
 			}
 			chans = append(chans, p.ValidatePayloadAttestationAsync(context.Background(), NoPeer, m))
 		}
@@ -151,6 +156,14 @@ func TestWholePTC(t *testing.T) {
 			}
 		}
 		wantResult(t, <-attCh, Accept, nil)
+		got := p.PayloadAttestationsForBlock(testSlot+1, blockRoot(testSlot))
+		if len(got) != 2 {
+			t.Fatalf("%d payload attestations, want 2", len(got))
+		}
+		for i, voters := range [][]uint64{present, absent} {
+			e.wantBits(t, got[i], voters)
+			e.processPayloadAttestation(t, got[i], testSlot+1, blockRoot(testSlot))
+		}
 	})
 }
 

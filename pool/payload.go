@@ -1,0 +1,153 @@
+package pool
+
+import (
+	"bytes"
+	"slices"
+
+	"github.com/prysmaticlabs/go-bitfield"
+
+	"github.com/attpool/attpool/attestation"
+	"github.com/attpool/attpool/internal/curve"
+)
+
+// The payload attestations the pool keeps for blocks (Gloas, EIP-7732): the
+// proposer of slot N+1 includes the PTC's votes on block N, aggregated per
+// PayloadAttestationData (specs/gloas/validator.md, "Payload
+// attestations"), which process_payload_attestation checks.
+
+// payloadEntry is the aggregate of the accepted votes on one
+// PayloadAttestationData. agg.bits has one bit per position of the PTC of
+// data.Slot (a Bitlist of the PTC's length), set at every position of each
+// validator whose vote it holds; agg.sig is the sum of their signatures,
+// each counted once per position: get_indexed_payload_attestation lists a
+// validator once per set bit, and is_valid_indexed_payload_attestation
+// verifies the signature against the sum of those keys, a validator's key
+// as many times as it is listed.
+type payloadEntry struct {
+	data attestation.PayloadAttestationData
+	root [32]byte
+	agg  aggregate
+}
+
+// payloadStore is the pool's index of payload attestation aggregates, by
+// data root. It is guarded by the pool's mutex. It needs no bound of its
+// own: an entry holds at least one vote, a validator's vote is accepted once
+// a slot (the first-seen rule), and only the slots a block may still
+// include are kept (prune), so it holds at most one entry per PTC member of
+// two or three slots.
+type payloadStore struct {
+	byRoot map[[32]byte]*payloadEntry
+}
+
+func newPayloadStore() *payloadStore {
+	return &payloadStore{byRoot: make(map[[32]byte]*payloadEntry)}
+}
+
+// place returns the aggregate that g's accepted vote joins, made if its data
+// has none; nil if g does not fit it: a PTC of another size, or a position
+// of g already set (the node's PTC of the slot changed between two votes;
+// merging would count a position twice).
+func (s *payloadStore) place(g *group) *aggregate {
+	e := s.byRoot[g.msgRoot]
+	if e == nil {
+		e = &payloadEntry{data: g.ptcData, root: g.msgRoot, agg: aggregate{bits: bitfield.NewBitlist(g.size), sig: curve.G2Infinity()}}
+		s.byRoot[g.msgRoot] = e
+	}
+	if e.agg.bits.Len() != g.size {
+		return nil
+	}
+	for _, pos := range g.positions {
+		if e.agg.bits.BitAt(pos) {
+			return nil
+		}
+	}
+	return &e.agg
+}
+
+// prune drops the aggregates of slots before minSlot.
+func (s *payloadStore) prune(minSlot uint64) {
+	for r, e := range s.byRoot {
+		if e.data.Slot < minSlot {
+			delete(s.byRoot, r)
+		}
+	}
+}
+
+// payloadAggregate is a copy of a payloadEntry, read outside the lock.
+type payloadAggregate struct {
+	data attestation.PayloadAttestationData
+	bits bitfield.Bitlist
+	sig  curve.G2
+}
+
+// forBlock returns copies of the aggregates a block of slot with parent
+// parentRoot may include over a PTC of size members, best first (the most
+// positions), at most MAX_PAYLOAD_ATTESTATIONS.
+func (s *payloadStore) forBlock(slot uint64, parentRoot [32]byte, size uint64) []payloadAggregate {
+	if slot == 0 {
+		return nil
+	}
+	var es []*payloadEntry
+	for _, e := range s.byRoot {
+		// Check that the attestation is for the parent beacon block
+		// Check that the attestation is for the previous slot
+		// (process_payload_attestation; and a PTC of the preset's size)
+		if e.data.BeaconBlockRoot == parentRoot && e.data.Slot == slot-1 && e.agg.bits.Len() == size {
+			es = append(es, e)
+		}
+	}
+	slices.SortFunc(es, func(a, b *payloadEntry) int {
+		if pa, pb := a.agg.participants(), b.agg.participants(); pa != pb {
+			return pb - pa
+		}
+		return bytes.Compare(a.root[:], b.root[:])
+	})
+	out := make([]payloadAggregate, 0, min(len(es), attestation.MaxPayloadAttestations))
+	for _, e := range es[:min(len(es), attestation.MaxPayloadAttestations)] {
+		out = append(out, payloadAggregate{data: e.data, bits: slices.Clone(e.agg.bits), sig: e.agg.sig})
+	}
+	return out
+}
+
+// PayloadAttestationsForBlock returns the payload attestations for a block
+// of slot whose parent is the block parentRoot, as the mainnet preset's
+// containers (over a PTC of PTC_SIZE 512 members): at most
+// MAX_PAYLOAD_ATTESTATIONS, one per PayloadAttestationData the pool holds
+// votes on with data.slot + 1 == slot and data.beacon_block_root ==
+// parentRoot (the checks of process_payload_attestation), best first (the
+// most PTC positions covered; equal ones by data root). Each aggregates
+// every vote the pool accepted on its data: aggregation_bits are set at the
+// positions, in the PTC of data.slot that Node.Gloas.PTC gave, of the
+// validators that voted, all the positions of a validator the PTC names
+// more than once, and the signature is the sum of their signatures, a
+// validator's counted once per position, so that the indexed attestation
+// (get_indexed_payload_attestation) is valid
+// (is_valid_indexed_payload_attestation). It returns nil for a pool whose
+// Node has no Gloas part.
+func (p *Pool) PayloadAttestationsForBlock(slot uint64, parentRoot [32]byte) []*attestation.PayloadAttestation {
+	aggs := p.payloadAggregatesForBlock(slot, parentRoot, attestation.PTCSize)
+	out := make([]*attestation.PayloadAttestation, len(aggs))
+	for i := range aggs {
+		a := &aggs[i]
+		pa := &attestation.PayloadAttestation{AggregationBits: bitfield.NewBitvector512(), Data: &a.data, Signature: a.signature()}
+		for _, pos := range a.bits.BitIndices() {
+			pa.AggregationBits.SetBitAt(uint64(pos), true)
+		}
+		out[i] = pa
+	}
+	return out
+}
+
+// payloadAggregatesForBlock is the pool's choice for the payload
+// attestations of a block of slot over a PTC of size members.
+func (p *Pool) payloadAggregatesForBlock(slot uint64, parentRoot [32]byte, size uint64) []payloadAggregate {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.payloads.forBlock(slot, parentRoot, size)
+}
+
+// signature is a's signature, compressed.
+func (a *payloadAggregate) signature() [96]byte {
+	aff := a.sig.Affine()
+	return aff.Bytes()
+}
