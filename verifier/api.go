@@ -204,14 +204,28 @@ func (h *hashCache) get(root [32]byte) (curve.G2Affine, *curve.Lines) {
 		}
 		return p, lines
 	}
-	p = *blspoint.Message(crypto.HashMessage(root[:]))
+	return h.insert(root, *blspoint.Message(crypto.HashMessage(root[:])))
+}
+
+// insert adds root's hash p after a miss and returns the entry's hash and
+// lines. A call that missed root at the same time may have inserted it
+// first, perhaps with lines since: that entry is kept (replacing it would
+// drop its lines while h.lines still counted them).
+func (h *hashCache) insert(root [32]byte, p curve.G2Affine) (curve.G2Affine, *curve.Lines) {
 	h.mu.Lock()
+	defer h.mu.Unlock()
+	e, ok := h.cur[root]
+	if !ok {
+		e, ok = h.prev[root]
+	}
+	if ok {
+		return e.h, e.lines
+	}
 	if len(h.cur) >= h.size {
 		h.lines -= h.countLines(h.prev)
 		h.prev, h.cur = h.cur, make(map[[32]byte]*hashEntry, h.size)
 	}
 	h.cur[root] = &hashEntry{h: p}
-	h.mu.Unlock()
 	return p, nil
 }
 

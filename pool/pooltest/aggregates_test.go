@@ -178,3 +178,56 @@ func TestAggregateTrafficImpossibleFault(t *testing.T) {
 		t.Error("a vote two epochs before epoch 0: no error")
 	}
 }
+
+// TestOutsiderAggregatesNowhere: the aggregator an
+// AggAggregatorNotInCommittee fault puts in is no aggregator of any
+// committee of the epoch. One that is would have its own aggregate of the
+// epoch, and once that is in, the fault's message is ignored
+// (aggregator_seen, a rule before the committee check) instead of rejected.
+func TestOutsiderAggregatesNowhere(t *testing.T) {
+	net := smallNet()
+	const epoch = 2
+	slots := uint64(32)
+	if testing.Short() {
+		slots = 12
+	}
+	gen := pooltest.NewAggregateTraffic(net, pooltest.AggregateConfig{Seed: 3})
+	fork := net.Forks.ForkVersion(epoch)
+	selDomain, _ := ssz.ComputeDomain(ssz.DomainSelectionProof, fork, net.Forks.Root)
+	for slot := epoch * net.SlotsPerEpoch; slot < epoch*net.SlotsPerEpoch+slots; slot++ {
+		msgs, err := gen.Slot(slot, map[pooltest.AggregateFault]int{pooltest.AggAggregatorNotInCommittee: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range msgs {
+			if m.Fault != pooltest.AggAggregatorNotInCommittee {
+				continue
+			}
+			v := m.Msg.Message.AggregatorIndex
+			s, members := committeeOf(t, net, epoch, v)
+			selRoot := ssz.ComputeSigningRootFromRoot(ssz.HashTreeRootUint64(s), selDomain)
+			net.DeriveKeys([]uint64{v})
+			if selects(len(members), crypto.Sign(net.Keys.SecretKey(v), selRoot[:]).Bytes()) {
+				t.Errorf("slot %d: the outsider %d aggregates for its own committee at slot %d", slot, v, s)
+			}
+		}
+	}
+}
+
+// committeeOf returns the slot and committee of validator v in epoch.
+func committeeOf(t *testing.T, net *pooltest.Network, epoch, v uint64) (uint64, []uint64) {
+	t.Helper()
+	cps, _ := net.Committees.CommitteeCountPerSlot(epoch)
+	for s := epoch * net.SlotsPerEpoch; s < (epoch+1)*net.SlotsPerEpoch; s++ {
+		for ci := range cps {
+			members, _ := net.Committees.BeaconCommittee(s, ci)
+			for _, m := range members {
+				if m == v {
+					return s, members
+				}
+			}
+		}
+	}
+	t.Fatalf("validator %d is in no committee of epoch %d", v, epoch)
+	return 0, nil
+}
