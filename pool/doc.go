@@ -27,7 +27,9 @@
 // specs' Electra (and Fulu) gossip topics beacon_attestation_{subnet_id} and
 // beacon_aggregate_and_proof, in the specs' order, and, for messages of
 // epochs from Node.Gloas.ForkEpoch on, the Gloas ones (data.index 0 or 1,
-// the payload status through ForkChoice.BlockPayload);
+// the payload status through ForkChoice.BlockPayload, and the aggregator's
+// signature over the root of the Gloas AggregateAndProof, whose Attestation
+// is a progressive container);
 // ValidatePayloadAttestation takes the Gloas payload_attestation_message
 // topic. Each rule is quoted where it is checked (rules.go,
 // rules_aggregate.go, rules_chain.go, ptc.go, complete.go). When
@@ -176,6 +178,10 @@
 // are kept apart; one that contains another replaces it. AttestationsForBlock
 // joins, per AttestationData, one aggregate per committee into an on-chain
 // Electra attestation (compute_on_chain_aggregate) and picks at most
-// MAX_ATTESTATIONS_ELECTRA of them greedily by new attesters. Each slot the
-// pool drops everything older than the previous epoch.
+// MAX_ATTESTATIONS_ELECTRA of them to include the most attesters not yet on
+// chain, exactly: the best set of each committee's aggregates for the
+// attestations a data gets, and the best split of the block between data;
+// GloasAttestationsForBlock gives the same choice as the Gloas containers
+// (EIP-7688), which a block of a Gloas slot holds. Each slot the pool drops
+// everything older than the previous epoch.
 package pool

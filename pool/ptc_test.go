@@ -166,6 +166,28 @@ func TestWholePTC(t *testing.T) {
 	})
 }
 
+// TestMinimalPTC: a PTC of the minimal preset's 16 members (CommitteePTC
+// with Size): its members are accepted, a validator of the slot's
+// committees outside it is not.
+func TestMinimalPTC(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, 2, 32, 100)
+		ptcs := memnode.CommitteePTC{Committees: e.comm, SlotsPerEpoch: e.spe, Size: attestation.MinimalPTCSize}
+		e.node.Gloas = &GloasNode{ForkEpoch: 0, PTC: ptcs}
+		e.setSlot(testSlot, 1000)
+		p := e.pool(Config{})
+		ptc, _ := ptcs.PTC(testSlot)
+		if len(ptc) != attestation.MinimalPTCSize {
+			t.Fatalf("a PTC of %d members", len(ptc))
+		}
+		for _, v := range ptc {
+			wantResult(t, p.ValidatePayloadAttestation(context.Background(), NoPeer, e.ptcMessage(testSlot, v, true)), Accept, nil)
+		}
+		outside := e.comm.validator(testSlot, 1, 31) // position 63 of the 64: past the 16
+		wantResult(t, p.ValidatePayloadAttestation(context.Background(), NoPeer, e.ptcMessage(testSlot, outside, true)), Reject, ErrNotInPTC)
+	})
+}
+
 // BenchmarkPTCSlot submits the 512 payload attestations of one slot (the
 // PTC of a slot with 4 committees of 128; two thirds vote the payload
 // present, one third absent, so two signing roots), waits for every

@@ -210,6 +210,11 @@ func run(cfg config) (*report, error) {
 	}
 
 	e := &env{cfg: cfg, net: pooltest.NewNetwork(cfg.Validators, firstSlot+uint64(cfg.Slots))}
+	if cfg.PTC {
+		// The chain reaches Gloas: the aggregates are signed over the Gloas
+		// AggregateAndProof's root, and the pool takes payload attestations.
+		e.net.Gloas = e.gloasNode()
+	}
 	cps, _ := e.net.Committees.CommitteeCountPerSlot(firstSlot / e.net.SlotsPerEpoch)
 	first, _ := e.net.Committees.BeaconCommittee(firstSlot, 0)
 	rep := &report{

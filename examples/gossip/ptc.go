@@ -39,14 +39,8 @@ func (e *env) gloasNode() *pool.GloasNode {
 	}
 }
 
-// node is the pool's view of the network, with Gloas under -ptc.
-func (e *env) node() pool.Node {
-	n := e.net.Node()
-	if e.cfg.PTC {
-		n.Gloas = e.gloasNode()
-	}
-	return n
-}
+// node is the pool's view of the network (with Gloas under -ptc).
+func (e *env) node() pool.Node { return e.net.Node() }
 
 // ptcMembers lists the distinct validators of the PTC of slot (a validator
 // the PTC names twice votes once).

@@ -137,14 +137,7 @@ func TestAggregateTrafficFaults(t *testing.T) {
 			t.Errorf("%v: %d messages, want 1", f, seen[f])
 		}
 	}
-	p, err := pool.New(pool.Config{}, net.Node())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	net.SetSlot(slot, 8*time.Second)
-	results, _ := pooltest.SubmitAggregates(p, msgs, 8)
-	tally := pooltest.CheckAggregates(msgs, results)
+	results, tally := submitSlot(t, net, slot, msgs)
 	for _, i := range tally.Wrong {
 		t.Errorf("%v (committee %d): got %v, want %v %v", msgs[i].Fault, msgs[i].Committee, results[i], msgs[i].WantVerdict, msgs[i].WantErr)
 	}
@@ -166,6 +159,20 @@ func TestAggregateTrafficFaults(t *testing.T) {
 			}
 		}
 	}
+}
+
+// submitSlot sends msgs of slot to a new pool over net, when aggregates
+// are sent, and checks their verdicts.
+func submitSlot(t *testing.T, net *pooltest.Network, slot uint64, msgs []pooltest.AggregateMsg) ([]pool.Result, pooltest.Tally) {
+	t.Helper()
+	p, err := pool.New(pool.Config{}, net.Node())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	net.SetSlot(slot, 8*time.Second)
+	results, _ := pooltest.SubmitAggregates(p, msgs, 8)
+	return results, pooltest.CheckAggregates(msgs, results)
 }
 
 func TestAggregateTrafficImpossibleFault(t *testing.T) {
@@ -230,4 +237,35 @@ func committeeOf(t *testing.T, net *pooltest.Network, epoch, v uint64) (uint64, 
 	}
 	t.Fatalf("validator %d is in no committee of epoch %d", v, epoch)
 	return 0, nil
+}
+
+// TestAggregateTrafficGloas: on a network that reaches Gloas, the
+// aggregators sign the Gloas AggregateAndProof's root, which a pool with
+// the Gloas rules and the baseline accept.
+func TestAggregateTrafficGloas(t *testing.T) {
+	net := smallNet()
+	net.Gloas = &pool.GloasNode{ForkEpoch: 2, PTC: pooltest.CommitteePTC{Committees: net.Committees, SlotsPerEpoch: net.SlotsPerEpoch}}
+	const slot = 64 // epoch 2
+	msgs, err := pooltest.NewAggregateTraffic(net, pooltest.AggregateConfig{Seed: 5}).Slot(slot, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if results, tally := submitSlot(t, net, slot, msgs); len(tally.Wrong) != 0 {
+		i := tally.Wrong[0]
+		t.Fatalf("%d of %d wrong verdicts, the first %v", len(tally.Wrong), len(msgs), results[i])
+	}
+	valid, _ := net.BaselineAggregates(msgs, 4)
+	for i, ok := range valid {
+		if !ok {
+			t.Fatalf("baseline: message %d invalid", i)
+		}
+	}
+	// The Electra root the aggregators sign before the fork is wrong here.
+	aap := msgs[0].Msg.Message
+	aapDomain, _ := ssz.ComputeDomain(ssz.DomainAggregateAndProof, net.Forks.ForkVersion(2), net.Forks.Root)
+	electra, _ := ssz.ComputeSigningRoot(aap, aapDomain)
+	outer, _ := crypto.SignatureFromBytes(msgs[0].Msg.Signature[:])
+	if crypto.Verify(net.Keys.PublicKey(aap.AggregatorIndex), electra[:], outer) {
+		t.Fatal("the aggregator signed the Electra root")
+	}
 }
