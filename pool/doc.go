@@ -184,4 +184,12 @@
 // GloasAttestationsForBlock gives the same choice as the Gloas containers
 // (EIP-7688), which a block of a Gloas slot holds. Each slot the pool drops
 // everything older than the previous epoch.
+//
+// An accepted payload attestation is merged at once into the aggregate of
+// its PayloadAttestationData: its bits at every position of its validator
+// in the slot's PTC, its signature point, decoded once, added once per
+// position. PayloadAttestationsForBlock (MinimalPayloadAttestationsForBlock
+// for the minimal preset) gives the next block's, at most
+// MAX_PAYLOAD_ATTESTATIONS, the most positions first; they are dropped once
+// the slot after theirs is over.
 package pool

@@ -111,9 +111,10 @@ func (s *payloadStore) forBlock(slot uint64, parentRoot [32]byte, size uint64) [
 
 // PayloadAttestationsForBlock returns the payload attestations for a block
 // of slot whose parent is the block parentRoot, as the mainnet preset's
-// containers (over a PTC of PTC_SIZE 512 members): at most
-// MAX_PAYLOAD_ATTESTATIONS, one per PayloadAttestationData the pool holds
-// votes on with data.slot + 1 == slot and data.beacon_block_root ==
+// containers (over a PTC of PTC_SIZE 512 members; see
+// [Pool.MinimalPayloadAttestationsForBlock] for the minimal preset's): at
+// most MAX_PAYLOAD_ATTESTATIONS, one per PayloadAttestationData the pool
+// holds votes on with data.slot + 1 == slot and data.beacon_block_root ==
 // parentRoot (the checks of process_payload_attestation), best first (the
 // most PTC positions covered; equal ones by data root). Each aggregates
 // every vote the pool accepted on its data: aggregation_bits are set at the
@@ -125,29 +126,44 @@ func (s *payloadStore) forBlock(slot uint64, parentRoot [32]byte, size uint64) [
 // (is_valid_indexed_payload_attestation). It returns nil for a pool whose
 // Node has no Gloas part.
 func (p *Pool) PayloadAttestationsForBlock(slot uint64, parentRoot [32]byte) []*attestation.PayloadAttestation {
-	aggs := p.payloadAggregatesForBlock(slot, parentRoot, attestation.PTCSize)
-	out := make([]*attestation.PayloadAttestation, len(aggs))
+	return payloadAttestationsForBlock(p, slot, parentRoot, attestation.PTCSize,
+		func(bits []byte, d *attestation.PayloadAttestationData, sig [96]byte) *attestation.PayloadAttestation {
+			return &attestation.PayloadAttestation{AggregationBits: bits, Data: d, Signature: sig}
+		})
+}
+
+// MinimalPayloadAttestationsForBlock is [Pool.PayloadAttestationsForBlock]
+// for a chain of the minimal preset, whose PTC has PTC_SIZE 16 members: the
+// minimal preset's containers.
+func (p *Pool) MinimalPayloadAttestationsForBlock(slot uint64, parentRoot [32]byte) []*attestation.MinimalPayloadAttestation {
+	return payloadAttestationsForBlock(p, slot, parentRoot, attestation.MinimalPTCSize,
+		func(bits []byte, d *attestation.PayloadAttestationData, sig [96]byte) *attestation.MinimalPayloadAttestation {
+			return &attestation.MinimalPayloadAttestation{AggregationBits: [attestation.MinimalPTCSize / 8]byte(bits), Data: d, Signature: sig}
+		})
+}
+
+// payloadAttestationsForBlock is the pool's choice for the payload
+// attestations of a block of slot over a PTC of size members, each made by
+// build from its bits (a Bitvector[size]: position i's bit is
+// bits[i/8]>>(i%8)&1), its data and its signature.
+func payloadAttestationsForBlock[T any](p *Pool, slot uint64, parentRoot [32]byte, size uint64,
+	build func(bits []byte, d *attestation.PayloadAttestationData, sig [96]byte) *T,
+) []*T {
+	p.mu.Lock()
+	aggs := p.payloads.forBlock(slot, parentRoot, size)
+	p.mu.Unlock()
+	if len(aggs) == 0 {
+		return nil
+	}
+	out := make([]*T, len(aggs))
 	for i := range aggs {
 		a := &aggs[i]
-		pa := &attestation.PayloadAttestation{AggregationBits: bitfield.NewBitvector512(), Data: &a.data, Signature: a.signature()}
+		bits := make([]byte, size/8)
 		for _, pos := range a.bits.BitIndices() {
-			pa.AggregationBits.SetBitAt(uint64(pos), true)
+			bits[pos/8] |= 1 << (pos % 8)
 		}
-		out[i] = pa
+		sig := a.sig.Affine()
+		out[i] = build(bits, &a.data, sig.Bytes())
 	}
 	return out
-}
-
-// payloadAggregatesForBlock is the pool's choice for the payload
-// attestations of a block of slot over a PTC of size members.
-func (p *Pool) payloadAggregatesForBlock(slot uint64, parentRoot [32]byte, size uint64) []payloadAggregate {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.payloads.forBlock(slot, parentRoot, size)
-}
-
-// signature is a's signature, compressed.
-func (a *payloadAggregate) signature() [96]byte {
-	aff := a.sig.Affine()
-	return aff.Bytes()
 }

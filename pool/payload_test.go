@@ -31,25 +31,43 @@ func (e *env) ptcVote(slot, validator uint64, present, blobs bool) *attestation.
 	return m
 }
 
+// payloadAtt is a PayloadAttestation of either preset: its bits (a
+// Bitvector: position i's bit is bits[i/8]>>(i%8)&1), data and signature.
+type payloadAtt struct {
+	bits []byte
+	data *attestation.PayloadAttestationData
+	sig  [96]byte
+}
+
+func mainnetAtt(pa *attestation.PayloadAttestation) payloadAtt {
+	return payloadAtt{pa.AggregationBits, pa.Data, pa.Signature}
+}
+
+func minimalAtt(pa *attestation.MinimalPayloadAttestation) payloadAtt {
+	return payloadAtt{pa.AggregationBits[:], pa.Data, pa.Signature}
+}
+
+func (a payloadAtt) bit(i int) bool { return a.bits[i/8]>>(i%8)&1 == 1 }
+
 // processPayloadAttestation runs the specs' process_payload_attestation on
 // pa for a block of slot with parent parentRoot, over the PTC the node
 // supplies: the slot and root checks, get_indexed_payload_attestation and
 // is_valid_indexed_payload_attestation (non-empty, sorted indices and
 // crypto.FastAggregateVerify over their keys). It returns the attesting
 // indices.
-func (e *env) processPayloadAttestation(t *testing.T, pa *attestation.PayloadAttestation, slot uint64, parentRoot [32]byte) []uint64 {
+func (e *env) processPayloadAttestation(t *testing.T, pa payloadAtt, slot uint64, parentRoot [32]byte) []uint64 {
 	t.Helper()
-	d := pa.Data
+	d := pa.data
 	if d.BeaconBlockRoot != parentRoot || d.Slot+1 != slot {
 		t.Fatalf("payload attestation of slot %d, root %x, for a block of slot %d on %x", d.Slot, d.BeaconBlockRoot, slot, parentRoot)
 	}
 	ptc, ok := e.node.Gloas.PTC.PTC(d.Slot)
-	if !ok || pa.AggregationBits.Len() != uint64(len(ptc)) {
-		t.Fatalf("%d bits for a PTC of %d", pa.AggregationBits.Len(), len(ptc))
+	if !ok || 8*len(pa.bits) != len(ptc) {
+		t.Fatalf("%d bits for a PTC of %d", 8*len(pa.bits), len(ptc))
 	}
 	var indices []uint64
 	for i, v := range ptc {
-		if pa.AggregationBits.BitAt(uint64(i)) {
+		if pa.bit(i) {
 			indices = append(indices, v)
 		}
 	}
@@ -61,7 +79,7 @@ func (e *env) processPayloadAttestation(t *testing.T, pa *attestation.PayloadAtt
 	for i, v := range indices {
 		pks[i] = e.keys.PublicKey(v)
 	}
-	sig, err := crypto.SignatureFromBytes(pa.Signature[:])
+	sig, err := crypto.SignatureFromBytes(pa.sig[:])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,11 +95,11 @@ func (e *env) processPayloadAttestation(t *testing.T, pa *attestation.PayloadAtt
 
 // wantBits checks that pa's bits are set exactly at the positions, in the
 // node's PTC of its slot, of the validators of voters.
-func (e *env) wantBits(t *testing.T, pa *attestation.PayloadAttestation, voters []uint64) {
+func (e *env) wantBits(t *testing.T, pa payloadAtt, voters []uint64) {
 	t.Helper()
-	ptc, _ := e.node.Gloas.PTC.PTC(pa.Data.Slot)
+	ptc, _ := e.node.Gloas.PTC.PTC(pa.data.Slot)
 	for i, v := range ptc {
-		if want := slices.Contains(voters, v); pa.AggregationBits.BitAt(uint64(i)) != want {
+		if want := slices.Contains(voters, v); pa.bit(i) != want {
 			t.Fatalf("bit %d (validator %d) is %v, want %v", i, v, !want, want)
 		}
 	}
@@ -130,8 +148,8 @@ func TestPayloadAttestationsForBlock(t *testing.T) {
 			if pa.Data.PayloadPresent != want.present || pa.Data.BlobDataAvailable != want.blobs {
 				t.Fatalf("payload attestation %d is of %+v, want present %v, blobs %v", i, pa.Data, want.present, want.blobs)
 			}
-			e.wantBits(t, pa, want.voters)
-			if n := len(e.processPayloadAttestation(t, pa, testSlot+1, parent)); n != 32*len(want.voters) {
+			e.wantBits(t, mainnetAtt(pa), want.voters)
+			if n := len(e.processPayloadAttestation(t, mainnetAtt(pa), testSlot+1, parent)); n != 32*len(want.voters) {
 				t.Fatalf("payload attestation %d: %d attesting indices, want %d", i, n, 32*len(want.voters))
 			}
 		}
@@ -148,6 +166,9 @@ func TestPayloadAttestationsForBlock(t *testing.T) {
 			if got := p.PayloadAttestationsForBlock(c.slot, c.parent); len(got) != 0 {
 				t.Errorf("%s: %d payload attestations", c.name, len(got))
 			}
+		}
+		if got := p.MinimalPayloadAttestationsForBlock(testSlot+1, parent); len(got) != 0 {
+			t.Errorf("%d minimal payload attestations over a PTC of 512", len(got))
 		}
 	})
 }
@@ -273,7 +294,7 @@ func TestPayloadAttestationPTCChanged(t *testing.T) {
 		if len(got) != 1 {
 			t.Fatalf("%d payload attestations", len(got))
 		}
-		e.wantBits(t, got[0], []uint64{first})
-		e.processPayloadAttestation(t, got[0], testSlot+1, blockRoot(testSlot))
+		e.wantBits(t, mainnetAtt(got[0]), []uint64{first})
+		e.processPayloadAttestation(t, mainnetAtt(got[0]), testSlot+1, blockRoot(testSlot))
 	})
 }

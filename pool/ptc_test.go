@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/attpool/attpool/attestation"
+	"github.com/attpool/attpool/pool/internal/memnode"
 	"github.com/attpool/attpool/ssz"
 )
 
@@ -160,15 +161,16 @@ func TestWholePTC(t *testing.T) {
 			t.Fatalf("%d payload attestations, want 2", len(got))
 		}
 		for i, voters := range [][]uint64{present, absent} {
-			e.wantBits(t, got[i], voters)
-			e.processPayloadAttestation(t, got[i], testSlot+1, blockRoot(testSlot))
+			e.wantBits(t, mainnetAtt(got[i]), voters)
+			e.processPayloadAttestation(t, mainnetAtt(got[i]), testSlot+1, blockRoot(testSlot))
 		}
 	})
 }
 
 // TestMinimalPTC: a PTC of the minimal preset's 16 members (CommitteePTC
 // with Size): its members are accepted, a validator of the slot's
-// committees outside it is not.
+// committees outside it is not; the next block's payload attestation, a
+// minimal preset's container, covers every member and verifies.
 func TestMinimalPTC(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, 2, 32, 100)
@@ -185,6 +187,15 @@ func TestMinimalPTC(t *testing.T) {
 		}
 		outside := e.comm.validator(testSlot, 1, 31) // position 63 of the 64: past the 16
 		wantResult(t, p.ValidatePayloadAttestation(context.Background(), NoPeer, e.ptcMessage(testSlot, outside, true)), Reject, ErrNotInPTC)
+		got := p.MinimalPayloadAttestationsForBlock(testSlot+1, blockRoot(testSlot))
+		if len(got) != 1 {
+			t.Fatalf("%d minimal payload attestations", len(got))
+		}
+		e.wantBits(t, minimalAtt(got[0]), ptc)
+		e.processPayloadAttestation(t, minimalAtt(got[0]), testSlot+1, blockRoot(testSlot))
+		if n := len(p.PayloadAttestationsForBlock(testSlot+1, blockRoot(testSlot))); n != 0 {
+			t.Fatalf("%d mainnet payload attestations over a PTC of 16", n)
+		}
 	})
 }
 
