@@ -33,8 +33,10 @@ type payloadEntry struct {
 // data root. It is guarded by the pool's mutex. It needs no bound of its
 // own: an entry holds at least one vote, a validator's vote is accepted once
 // a slot (the first-seen rule), and only the slots a block may still
-// include are kept (prune), so it holds at most one entry per PTC member of
-// two or three slots.
+// include are kept (a vote drops the slots before its previous one, the
+// clock those before the previous slot), so it holds at most one entry per
+// PTC member of each of those two slots (and of a slot whose late votes
+// were still being verified, until the clock's next prune).
 type payloadStore struct {
 	byRoot map[[32]byte]*payloadEntry
 }
