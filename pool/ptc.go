@@ -15,14 +15,17 @@ import (
 // the votes of a slot's payload timeliness committee (PTC_SIZE members, most
 // signing one of a few PayloadAttestationData), verified through the same
 // batches as attestations, so that the many signatures of one message share
-// the verifier's work.
+// the verifier's work. The accepted votes are aggregated for the next block
+// in payload.go.
 
 // ValidatePayloadAttestation validates a PayloadAttestationMessage received
 // on payload_attestation_message, forwarded by peer from (NoPeer for none;
 // see ValidateAttestation). It blocks until the verdict or until ctx ends
 // (then the verdict is Ignore with ErrCancelled). The pool reads msg until
-// the verdict and keeps no reference to it. It needs Node.Gloas; the pool
-// does not store payload attestations, it only gives the verdict.
+// the verdict and keeps no reference to it. It needs Node.Gloas. An
+// accepted vote is merged into the aggregate of its data, for the block of
+// the next slot (Pool.PayloadAttestationsForBlock), and its Result carries
+// what fork choice needs of it (Result.Payload).
 func (p *Pool) ValidatePayloadAttestation(ctx context.Context, from Peer, msg *attestation.PayloadAttestationMessage) Result {
 	return <-p.ValidatePayloadAttestationAsync(ctx, from, msg)
 }
