@@ -204,11 +204,12 @@ func (p *Pool) prunePayloadsLocked(minSlot uint64) {
 }
 
 // PayloadVote is what fork choice needs of an accepted payload attestation
-// message: the arguments of the specs' on_payload_attestation_message with
-// is_from_block false, whose checks the pool has made (the block is known
-// and at the data's slot, the slot is the current one, the validator is in
-// its PTC, the signature is valid), and the validator's positions in the
-// PTC of Data.Slot (that handler's ptc_indices, found with get_ptc): at
+// message for the specs' on_payload_attestation_message (is_from_block
+// false): its validator and its data, whose checks in that handler the pool
+// has made (the block is known and at the data's slot, the slot is the
+// current one, the validator is in its PTC, the signature is valid), and
+// the validator's positions in the PTC of Data.Slot (the handler's
+// ptc_indices, found with get_ptc): at
 // each of them, the payload_timeliness_vote and
 // payload_data_availability_vote of Data.BeaconBlockRoot take
 // Data.PayloadPresent and Data.BlobDataAvailable. Each Result has its own:
