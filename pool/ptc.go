@@ -206,8 +206,10 @@ func (p *Pool) prunePayloadsLocked(minSlot uint64) {
 // PayloadVote is what fork choice needs of an accepted payload attestation
 // message for the specs' on_payload_attestation_message (is_from_block
 // false): its validator and its data, whose checks in that handler the pool
-// has made (the block is known and at the data's slot, the slot is the
-// current one, the validator is in its PTC, the signature is valid), and
+// has made (the block is known and at the data's slot, the validator is in
+// its PTC, the signature is valid, the slot is the current one: with the
+// gossip rule's MAXIMUM_GOSSIP_CLOCK_DISPARITY allowance, which the
+// handler's check of the store's current slot does not have), and
 // the validator's positions in the PTC of Data.Slot (the handler's
 // ptc_indices, found with get_ptc): at
 // each of them, the payload_timeliness_vote and
