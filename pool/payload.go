@@ -16,8 +16,10 @@ import (
 // attestations"), which process_payload_attestation checks.
 
 // payloadEntry is the aggregate of the accepted votes on one
-// PayloadAttestationData. agg.bits has one bit per position of the PTC of
-// data.Slot (a Bitlist of the PTC's length), set at every position of each
+// PayloadAttestationData checked against one PTC of data.Slot (the node's
+// answer; entries of other answers are kept apart, so that each aggregate
+// is over the PTC its bits index). agg.bits has one bit per position of the
+// PTC (a Bitlist of the PTC's length), set at every position of each
 // validator whose vote it holds; agg.sig is the sum of their signatures,
 // each counted once per position: get_indexed_payload_attestation lists a
 // validator once per set bit, and is_valid_indexed_payload_attestation
@@ -25,52 +27,51 @@ import (
 // as many times as it is listed.
 type payloadEntry struct {
 	data attestation.PayloadAttestationData
-	root [32]byte
+	root [32]byte // hash_tree_root(data)
 	agg  aggregate
 }
 
-// payloadStore is the pool's index of payload attestation aggregates, by
-// data root. It is guarded by the pool's mutex. It needs no bound of its
-// own: an entry holds at least one vote, a validator's vote is accepted once
-// a slot (the first-seen rule), and only the slots a block may still
-// include are kept (a vote drops the slots before its previous one, the
-// clock those before the previous slot), so it holds at most one entry per
-// PTC member of each of those two slots (and of a slot whose late votes
-// were still being verified, until the clock's next prune).
+// payloadKey names an entry: the data's root, the PTC's ptcFingerprint.
+type payloadKey struct {
+	root   [32]byte
+	ptcSum uint64
+}
+
+// payloadStore is the pool's index of payload attestation aggregates. It is
+// guarded by the pool's mutex. It needs no bound of its own: an entry holds
+// at least one vote, a validator's vote is accepted once a slot (the
+// first-seen rule), and only the slots a block may still include are kept
+// (a vote drops the slots before its previous one, the clock those before
+// the previous slot), so it holds at most one entry per PTC member of each
+// of those two slots (and of a slot whose late votes were still being
+// verified, until the clock's next prune).
 type payloadStore struct {
-	byRoot map[[32]byte]*payloadEntry
+	byKey map[payloadKey]*payloadEntry
 }
 
 func newPayloadStore() *payloadStore {
-	return &payloadStore{byRoot: make(map[[32]byte]*payloadEntry)}
+	return &payloadStore{byKey: make(map[payloadKey]*payloadEntry)}
 }
 
-// place returns the aggregate that g's accepted vote joins, made if its data
-// has none; nil if g does not fit it: a PTC of another size, or a position
-// of g already set (the node's PTC of the slot changed between two votes;
-// merging would count a position twice).
+// place returns the aggregate that g's accepted vote joins, made if there is
+// none of its data and PTC. None of g's positions is set there: the
+// validator's vote is accepted once a slot, and its positions are those of
+// the same PTC.
 func (s *payloadStore) place(g *group) *aggregate {
-	e := s.byRoot[g.msgRoot]
+	k := payloadKey{g.msgRoot, g.ptcSum}
+	e := s.byKey[k]
 	if e == nil {
 		e = &payloadEntry{data: g.ptcData, root: g.msgRoot, agg: aggregate{bits: bitfield.NewBitlist(g.size), sig: curve.G2Infinity()}}
-		s.byRoot[g.msgRoot] = e
-	}
-	if e.agg.bits.Len() != g.size {
-		return nil
-	}
-	for _, pos := range g.positions {
-		if e.agg.bits.BitAt(pos) {
-			return nil
-		}
+		s.byKey[k] = e
 	}
 	return &e.agg
 }
 
 // prune drops the aggregates of slots before minSlot.
 func (s *payloadStore) prune(minSlot uint64) {
-	for r, e := range s.byRoot {
+	for k, e := range s.byKey {
 		if e.data.Slot < minSlot {
-			delete(s.byRoot, r)
+			delete(s.byKey, k)
 		}
 	}
 }
@@ -83,18 +84,20 @@ type payloadAggregate struct {
 }
 
 // forBlock returns copies of the aggregates a block of slot with parent
-// parentRoot may include over a PTC of size members, best first (the most
-// positions), at most MAX_PAYLOAD_ATTESTATIONS.
-func (s *payloadStore) forBlock(slot uint64, parentRoot [32]byte, size uint64) []payloadAggregate {
-	if slot == 0 {
+// parentRoot may include, over the PTC ptc of slot-1 if it has size
+// members, best first (the most positions), at most
+// MAX_PAYLOAD_ATTESTATIONS.
+func (s *payloadStore) forBlock(slot uint64, parentRoot [32]byte, ptc []uint64, size uint64) []payloadAggregate {
+	if slot == 0 || uint64(len(ptc)) != size {
 		return nil
 	}
+	sum := ptcFingerprint(ptc)
 	var es []*payloadEntry
-	for _, e := range s.byRoot {
+	for k, e := range s.byKey {
 		// Check that the attestation is for the parent beacon block
 		// Check that the attestation is for the previous slot
-		// (process_payload_attestation; and a PTC of the preset's size)
-		if e.data.BeaconBlockRoot == parentRoot && e.data.Slot == slot-1 && e.agg.bits.Len() == size {
+		// (process_payload_attestation; and over the PTC of that slot)
+		if e.data.BeaconBlockRoot == parentRoot && e.data.Slot == slot-1 && k.ptcSum == sum {
 			es = append(es, e)
 		}
 	}
@@ -125,8 +128,10 @@ func (s *payloadStore) forBlock(slot uint64, parentRoot [32]byte, size uint64) [
 // more than once, and the signature is the sum of their signatures, a
 // validator's counted once per position, so that the indexed attestation
 // (get_indexed_payload_attestation) is valid
-// (is_valid_indexed_payload_attestation). It returns nil for a pool whose
-// Node has no Gloas part.
+// (is_valid_indexed_payload_attestation). The PTC is the one
+// Node.Gloas.PTC gives for data.slot when the method is called: should it
+// differ from the one some votes were checked against, those votes are
+// left out. It returns nil for a pool whose Node has no Gloas part.
 func (p *Pool) PayloadAttestationsForBlock(slot uint64, parentRoot [32]byte) []*attestation.PayloadAttestation {
 	return payloadAttestationsForBlock(p, slot, parentRoot, attestation.PTCSize,
 		func(bits []byte, d *attestation.PayloadAttestationData, sig [96]byte) *attestation.PayloadAttestation {
@@ -151,8 +156,15 @@ func (p *Pool) MinimalPayloadAttestationsForBlock(slot uint64, parentRoot [32]by
 func payloadAttestationsForBlock[T any](p *Pool, slot uint64, parentRoot [32]byte, size uint64,
 	build func(bits []byte, d *attestation.PayloadAttestationData, sig [96]byte) *T,
 ) []*T {
+	if p.node.Gloas == nil || slot == 0 {
+		return nil
+	}
+	ptc, ok := p.node.Gloas.PTC.PTC(slot - 1)
+	if !ok {
+		return nil
+	}
 	p.mu.Lock()
-	aggs := p.payloads.forBlock(slot, parentRoot, size)
+	aggs := p.payloads.forBlock(slot, parentRoot, ptc, size)
 	p.mu.Unlock()
 	if len(aggs) == 0 {
 		return nil

@@ -228,7 +228,7 @@ func TestPayloadAttestationsPruned(t *testing.T) {
 			e.setSlot(c.slot, c.ms)
 			p.prune()
 			got := p.PayloadAttestationsForBlock(testSlot+1, blockRoot(testSlot))
-			if n := p.Stats().PayloadData; (n == 1) != c.kept || (len(got) == 1) != c.kept {
+			if n := p.Stats().PayloadAggregates; (n == 1) != c.kept || (len(got) == 1) != c.kept {
 				t.Fatalf("at %d ms into slot %d: %d data kept, %d for the block; want kept %v", c.ms, c.slot, n, len(got), c.kept)
 			}
 		}
@@ -237,7 +237,7 @@ func TestPayloadAttestationsPruned(t *testing.T) {
 		wantResult(t, p.ValidatePayloadAttestation(context.Background(), NoPeer, e.ptcVote(testSlot, e.comm.validator(testSlot, 0, 2), true, false)), Accept, nil)
 		e.setSlot(testSlot+2, 1000)
 		wantResult(t, p.ValidatePayloadAttestation(context.Background(), NoPeer, e.ptcVote(testSlot+2, e.comm.validator(testSlot+2, 0, 2), true, false)), Accept, nil)
-		if n := p.Stats().PayloadData; n != 1 {
+		if n := p.Stats().PayloadAggregates; n != 1 {
 			t.Fatalf("%d data kept after a vote two slots later, want 1", n)
 		}
 	})
@@ -271,9 +271,10 @@ func (s *swappedPTC) PTC(slot uint64) ([]uint64, bool) {
 }
 
 // TestPayloadAttestationPTCChanged: when the node's PTC of a slot changes
-// between two votes so that the second validator takes the positions of
-// the first, its vote is not merged (IGNORE, ErrPoolFull): counting a
-// position twice would spoil the aggregate, which still verifies.
+// between two votes, so that the second validator takes the positions of
+// the first, both votes are accepted and aggregated apart, and a block gets
+// the aggregate over the PTC the node gives when it is asked: each is valid
+// over its own PTC, a position is never counted twice.
 func TestPayloadAttestationPTCChanged(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, 1, 4, 100)
@@ -281,20 +282,29 @@ func TestPayloadAttestationPTCChanged(t *testing.T) {
 		e.node.Gloas = &GloasNode{PTC: ptcs}
 		e.setSlot(testSlot, 1000)
 		p := e.pool(Config{})
+		setSwap := func(swap bool) {
+			ptcs.mu.Lock()
+			ptcs.swap = swap
+			ptcs.mu.Unlock()
+		}
 		first, second := e.comm.validator(testSlot, 0, 0), e.comm.validator(testSlot, 0, 1)
 		wantResult(t, p.ValidatePayloadAttestation(context.Background(), NoPeer, e.ptcVote(testSlot, first, true, false)), Accept, nil)
-		ptcs.mu.Lock()
-		ptcs.swap = true
-		ptcs.mu.Unlock()
-		wantResult(t, p.ValidatePayloadAttestation(context.Background(), NoPeer, e.ptcVote(testSlot, second, true, false)), Ignore, ErrPoolFull)
-		ptcs.mu.Lock()
-		ptcs.swap = false
-		ptcs.mu.Unlock()
-		got := p.PayloadAttestationsForBlock(testSlot+1, blockRoot(testSlot))
-		if len(got) != 1 {
-			t.Fatalf("%d payload attestations", len(got))
+		setSwap(true)
+		wantResult(t, p.ValidatePayloadAttestation(context.Background(), NoPeer, e.ptcVote(testSlot, second, true, false)), Accept, nil)
+		if n := p.Stats().PayloadAggregates; n != 2 {
+			t.Fatalf("%d aggregates, want 2 (one per PTC)", n)
 		}
-		e.wantBits(t, mainnetAtt(got[0]), []uint64{first})
-		e.processPayloadAttestation(t, mainnetAtt(got[0]), testSlot+1, blockRoot(testSlot))
+		for _, c := range []struct {
+			swap  bool
+			voter uint64
+		}{{true, second}, {false, first}} {
+			setSwap(c.swap)
+			got := p.PayloadAttestationsForBlock(testSlot+1, blockRoot(testSlot))
+			if len(got) != 1 {
+				t.Fatalf("swapped %v: %d payload attestations", c.swap, len(got))
+			}
+			e.wantBits(t, mainnetAtt(got[0]), []uint64{c.voter})
+			e.processPayloadAttestation(t, mainnetAtt(got[0]), testSlot+1, blockRoot(testSlot))
+		}
 	})
 }

@@ -227,9 +227,10 @@ type Stats struct {
 	Data          int
 	SeenAttesters int
 	Bisections    int64 // failing batches the verifier split in two
-	// PayloadData is the number of distinct PayloadAttestationData whose
-	// accepted votes the pool keeps aggregated for blocks.
-	PayloadData int
+	// PayloadAggregates is the number of payload attestation aggregates
+	// kept for blocks: one per PayloadAttestationData voted on (and per
+	// PTC, should the node's PTC of a slot change).
+	PayloadAggregates int
 }
 
 // Stats returns the pool's current sizes.
@@ -237,12 +238,12 @@ func (p *Pool) Stats() Stats {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return Stats{
-		Pending:       int(p.pending.Load()),
-		Aggregates:    p.store.n,
-		Data:          len(p.store.byRoot),
-		SeenAttesters: p.attSeen.count(),
-		Bisections:    bisections(p.v),
-		PayloadData:   len(p.payloads.byRoot),
+		Pending:           int(p.pending.Load()),
+		Aggregates:        p.store.n,
+		Data:              len(p.store.byRoot),
+		SeenAttesters:     p.attSeen.count(),
+		Bisections:        bisections(p.v),
+		PayloadAggregates: len(p.payloads.byKey),
 	}
 }
 

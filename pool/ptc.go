@@ -116,7 +116,8 @@ func (p *Pool) checkPayloadAttestationBlock(d *attestation.PayloadAttestationDat
 }
 
 // checkPTCMember runs the rules on the validator, and notes in g its
-// positions in the PTC and the PTC's size, for aggregation.
+// positions in the PTC, the PTC's size and its fingerprint, for
+// aggregation.
 func (p *Pool) checkPTCMember(g *group, validator uint64) (Result, bool) {
 	slot := g.ptcData.Slot
 	ptc, ok := p.node.Gloas.PTC.PTC(slot)
@@ -131,8 +132,22 @@ func (p *Pool) checkPTCMember(g *group, validator uint64) (Result, bool) {
 	if len(g.positions) == 0 {
 		return rejectf(ErrNotInPTC, "validator %d, slot %d", validator, slot), false
 	}
-	g.size = uint64(len(ptc))
+	g.size, g.ptcSum = uint64(len(ptc)), ptcFingerprint(ptc)
 	return p.checkValidatorBound(validator)
+}
+
+// ptcFingerprint is a 64-bit digest of a PTC (FNV-1a over its members'
+// indices, and its length), so that the votes checked against one answer
+// of the node for a slot are aggregated apart from those checked against
+// another. The PTC comes from the node, not from peers: it needs no
+// resistance to chosen collisions.
+func ptcFingerprint(ptc []uint64) uint64 {
+	const offset, prime = 14695981039346656037, 1099511628211
+	h := uint64(offset)
+	for _, v := range ptc {
+		h = (h ^ v) * prime
+	}
+	return (h ^ uint64(len(ptc))) * prime
 }
 
 // ptcPositions lists the positions of validator in ptc, in increasing
@@ -172,7 +187,7 @@ func (p *Pool) queuePayloadAttestation(g *group, from Peer, msg *attestation.Pay
 // commitPayloadAttestationLocked applies the first-seen rule to a valid
 // payload attestation, marks it seen and merges it into the aggregate of
 // its data (topic.commit): its bits now, its signature point, once for
-// each of its positions, with the others of c (mergePayloadsLocked). Only
+// each of its positions, with the others of c (commit's mergeAll). Only
 // the current slot's messages are accepted, so what is kept of slots
 // before the previous one, which no block may include any more, is dropped
 // here.
@@ -182,11 +197,8 @@ func (p *Pool) commitPayloadAttestationLocked(c *commitment, g *group) Result {
 	}
 	slot := g.key.epoch // a payload attestation's key is (slot, validator)
 	p.prunePayloadsLocked(max(slot, 1) - 1)
-	a := p.payloads.place(g)
-	if a == nil {
-		return ignoref(ErrPoolFull, "the PTC of slot %d changed: validator %d's positions do not fit its aggregate", slot, g.key.index)
-	}
 	p.ptcSeen.add(slot, g.key.index)
+	a := p.payloads.place(g)
 	t := c.payloads.taskFor(a, int(g.size))
 	for _, pos := range g.positions {
 		a.bits.SetBitAt(pos, true)

@@ -67,6 +67,7 @@ type group struct {
 	// payload attestation
 	ptcData   attestation.PayloadAttestationData // the pool's copy
 	positions []uint64                           // the validator's positions in the PTC, increasing
+	ptcSum    uint64                             // the PTC's ptcFingerprint
 }
 
 // ValidateAttestation validates a SingleAttestation received on subnet
