@@ -2,7 +2,6 @@ package pool
 
 import (
 	"context"
-	"slices"
 
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/internal/blspoint"
@@ -205,7 +204,8 @@ func (p *Pool) commitPayloadAttestationLocked(c *commitment, g *group) Result {
 		c.payloads.tasks[t].points = append(c.payloads.tasks[t].points, blspoint.Signature(&g.point))
 	}
 	d := g.ptcData
-	return Result{Verdict: Accept, Payload: &PayloadVote{ValidatorIndex: g.key.index, Data: &d, Positions: slices.Clone(g.positions)}}
+	// g is done with once answered: its positions go to the vote.
+	return Result{Verdict: Accept, Payload: &PayloadVote{ValidatorIndex: g.key.index, Data: &d, Positions: g.positions}}
 }
 
 // prunePayloadsLocked drops the first-seen marks and the aggregates of the
