@@ -54,7 +54,8 @@ type group struct {
 	// (attesterKey, job.undecoded).
 	point crypto.Signature
 
-	// attestation
+	// attestation: the attester's position in its committee and the
+	// committee's size; payload attestation: the PTC's size
 	pos, size uint64
 
 	// aggregate
@@ -62,6 +63,11 @@ type group struct {
 	attesters []uint64         // the validators of bits, in increasing index order
 	msgRoot   [32]byte         // hash_tree_root(aggregate_and_proof)
 	outer     [96]byte         // signed_aggregate_and_proof.signature
+
+	// payload attestation
+	ptcData   attestation.PayloadAttestationData // the pool's copy
+	positions []uint64                           // the validator's positions in the PTC, increasing
+	ptcSum    uint64                             // the PTC's ptcFingerprint
 }
 
 // ValidateAttestation validates a SingleAttestation received on subnet
