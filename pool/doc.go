@@ -41,7 +41,10 @@
 // attestation topic the chain rules come before the signature). A message whose context ends
 // first is answered Ignore (ErrCancelled); a message submitted after Close,
 // Ignore (ErrClosed); a bound of the pool hit, Ignore (ErrQueueFull,
-// ErrPoolFull) at once. Every message gets exactly one verdict.
+// ErrPoolFull) at once. Every message gets exactly one verdict. An
+// accepted message's Result carries what fork choice needs of it: Indexed
+// (on_attestation) for an attestation or an aggregate, Payload
+// (on_payload_attestation_message) for a payload attestation.
 //
 // # Batching
 //
@@ -193,4 +196,12 @@
 // GloasAttestationsForBlock gives the same choice as the Gloas containers
 // (EIP-7688), which a block of a Gloas slot holds. Each slot the pool drops
 // everything older than the previous epoch.
+//
+// An accepted payload attestation is merged at once into the aggregate of
+// its PayloadAttestationData: its bits at every position of its validator
+// in the slot's PTC, its signature point, decoded once, added once per
+// position. PayloadAttestationsForBlock (MinimalPayloadAttestationsForBlock
+// for the minimal preset) gives the next block's, at most
+// MAX_PAYLOAD_ATTESTATIONS, the most positions first; they are dropped once
+// the slot after theirs is over.
 package pool

@@ -55,6 +55,11 @@ type Result struct {
 	// so that the node need not compute committees again. Its Data may be
 	// shared with other Results: do not modify it. nil otherwise.
 	Indexed *attestation.IndexedAttestation
+	// Payload is, when a payload attestation message is accepted, what fork
+	// choice needs of it (on_payload_attestation_message): its validator,
+	// its data and the validator's positions in the slot's PTC. nil
+	// otherwise.
+	Payload *PayloadVote
 }
 
 // Error returns the verdict and its reason.

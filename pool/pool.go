@@ -46,6 +46,7 @@ type Pool struct {
 	aggrSeen  *epochSeen // (target epoch, aggregator) of valid aggregates
 	aggSeen   *seenAggregates
 	ptcSeen   *epochSeen // (slot, PTC member) of valid payload attestations
+	payloads  *payloadStore
 	store     *aggStore
 	included  includedBits // attesters blocks included, per committee
 	followers int          // copies waiting on a message in flight (bounded by MaxPending)
@@ -122,6 +123,7 @@ func newPool(cfg Config, node Node, v SignatureVerifier, own *verifier.Verifier)
 		aggrSeen:    newEpochSeen(cfg.MaxValidators),
 		aggSeen:     newSeenAggregates(cfg.MaxSeenAggregates),
 		ptcSeen:     newEpochSeen(cfg.MaxValidators),
+		payloads:    newPayloadStore(),
 		peerPending: make(map[Peer]int),
 		store:       newAggStore(cfg.MaxAggregates, cfg.MaxData, cfg.MergeWorkers),
 		quit:        make(chan struct{}),
@@ -188,14 +190,19 @@ func (p *Pool) loop() {
 	}
 }
 
-// prune drops what neither gossip nor a block may still use: everything of
-// epochs before the previous one (the clock disparity allowance included).
+// prune drops what neither gossip nor a block may still use (the clock
+// disparity allowance included): the payload attestations of slots before
+// the previous one, everything else of epochs before the previous one.
 func (p *Pool) prune() {
 	now := p.nowMs() - MaximumGossipClockDisparity.Milliseconds()
 	if now < 0 {
 		return
 	}
-	epoch := uint64(now/p.slotMs) / p.cfg.SlotsPerEpoch
+	slot := uint64(now / p.slotMs)
+	p.mu.Lock()
+	p.prunePayloadsLocked(max(slot, 1) - 1)
+	p.mu.Unlock()
+	epoch := slot / p.cfg.SlotsPerEpoch
 	if epoch == 0 {
 		return
 	}
@@ -226,6 +233,10 @@ type Stats struct {
 	Data          int
 	SeenAttesters int
 	Bisections    int64 // failing batches the verifier split in two
+	// PayloadAggregates is the number of payload attestation aggregates
+	// kept for blocks: one per PayloadAttestationData voted on (and per
+	// PTC, should the node's PTC of a slot change).
+	PayloadAggregates int
 }
 
 // Stats returns the pool's current sizes.
@@ -233,11 +244,12 @@ func (p *Pool) Stats() Stats {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return Stats{
-		Pending:       int(p.pending.Load()),
-		Aggregates:    p.store.n,
-		Data:          len(p.store.byRoot),
-		SeenAttesters: p.attSeen.count(),
-		Bisections:    bisections(p.v),
+		Pending:           int(p.pending.Load()),
+		Aggregates:        p.store.n,
+		Data:              len(p.store.byRoot),
+		SeenAttesters:     p.attSeen.count(),
+		Bisections:        bisections(p.v),
+		PayloadAggregates: len(p.payloads.byKey),
 	}
 }
 

@@ -55,7 +55,8 @@ type group struct {
 	// (attesterKey, job.undecoded).
 	point crypto.Signature
 
-	// attestation
+	// attestation: the attester's position in its committee and the
+	// committee's size; payload attestation: the PTC's size
 	pos, size uint64
 
 	// aggregate
@@ -63,6 +64,11 @@ type group struct {
 	attesters []uint64         // the validators of bits, in increasing index order
 	msgRoot   [32]byte         // hash_tree_root(aggregate_and_proof)
 	outer     [96]byte         // signed_aggregate_and_proof.signature
+
+	// payload attestation
+	ptcData   attestation.PayloadAttestationData // the pool's copy
+	positions []uint64                           // the validator's positions in the PTC, increasing
+	ptcSum    uint64                             // the PTC's ptcFingerprint
 
 	// jobs are the message's signature sets once queued, owner the peer
 	// whose places they hold (pending.go).

@@ -29,7 +29,10 @@
 // payload_attestation_message topic (ptc.go): every member of the slot's
 // PTC votes on the slot's block (two thirds payload present), the -invalid
 // share with another member's signature; the Gloas rules then apply from
-// the simulated epoch on. The report gives the figures of each topic
+// the simulated epoch on; after each slot the program asks for the payload
+// attestations of the next block (PayloadAttestationsForBlock), checks each
+// as process_payload_attestation does and reports them (count, verified,
+// PTC positions covered). The report gives the figures of each topic
 // (topics).
 //
 // The messages are submitted to the pool's gossip intake
@@ -372,6 +375,8 @@ func run(cfg config) (*report, error) {
 	rep.Block = blockSummary{
 		OnChainAggregates: g.blockAggregates,
 		AttestersIncluded: g.attestersIncluded, AttestersAccepted: g.attestersAccepted,
+		PayloadAttestations: g.ptcBlock.attestations, PayloadAttestationsVerified: g.ptcBlock.verified,
+		PTCPositionsIncluded: g.ptcBlock.positions, PTCPositionsAccepted: g.ptcBlock.accepted,
 	}
 	if g.attestersAccepted > 0 {
 		rep.Block.Coverage = float64(g.attestersIncluded) / float64(g.attestersAccepted)

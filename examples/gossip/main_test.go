@@ -187,7 +187,7 @@ func TestPTC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tableOf(t, rep)
+	table := tableOf(t, rep)
 	if rep.WrongVerdicts != 0 {
 		t.Fatalf("%d wrong verdicts: %+v", rep.WrongVerdicts, rep.Wrong)
 	}
@@ -195,6 +195,16 @@ func TestPTC(t *testing.T) {
 	p := rep.Topics["payload_attestation"]
 	if p == nil || p.Messages != 256 || p.CleanMessages != 256 || p.WrongVerdicts != 0 || p.FaultsWallSeconds <= 0 {
 		t.Fatalf("payload_attestation topic %+v", p)
+	}
+	// The next block carries the two data voted on (payload present or
+	// not), each verified, covering both positions of every member whose
+	// vote the pool accepted (the -invalid share rejected).
+	if b := rep.Block; b.PayloadAttestations != 2 || b.PayloadAttestationsVerified != 2 ||
+		b.PTCPositionsIncluded != b.PTCPositionsAccepted || b.PTCPositionsAccepted == 0 || b.PTCPositionsAccepted%2 != 0 || b.PTCPositionsAccepted >= 512 {
+		t.Fatalf("block: %+v", b)
+	}
+	if !strings.Contains(table, "payload attestations 2, 2 verified") {
+		t.Fatal("the table does not give the payload attestations")
 	}
 	checkTopics(t, rep, cfg)
 }
