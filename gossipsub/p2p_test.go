@@ -100,18 +100,18 @@ func TestLoopbackSlot(t *testing.T) {
 // MAX_PAYLOAD_SIZE, and a flood of invalid signatures far past what its lane
 // in the pool verifies within the validator's timeout, which it lets time
 // out. The peer scoring is the clients' (ClientScore), the pools' MaxPending
-// 2048 sets: eight slots of the simulated chain's 256 attestations and
+// 1024 sets: about four slots of the simulated chain's 256 attestations and
 // their aggregates, as the default is two of mainnet's, so that the flood
-// meets the pool's bounds (a peer's share, MaxPendingPerPeer, is 512).
+// meets the pool's bounds (a peer's share, MaxPendingPerPeer, is 256).
 const (
 	attackSlot                                = 70
 	attackHonestA, attackHonestB, evil        = 0, 1, 2
 	attackSpread                              = 400 * time.Millisecond
 	attackInvalid, attackOversized            = 4, 8
-	attackMaxPending                          = 2048
+	attackMaxPending                          = 1024
 	attackFlood, attackFloodRace              = 3000, 1000
 	attackTimeout, attackTimeoutRace          = time.Second, 5 * time.Second
-	attackHeapBound                    uint64 = 256 << 20
+	attackHeapBound                    uint64 = 128 << 20
 )
 
 // attackSize is the flood and the validator's timeout: under the race
@@ -208,7 +208,7 @@ func checkAttacked(tb testing.TB, res *p2psim.Result, flood int) {
 
 // TestLoopbackAttack: the slot without and with the attacker. Both runs
 // give every honest message its exact verdict at every host, keep the heap
-// under 256 MiB, and the attacker ends below the graylist threshold. The
+// under 128 MiB, and the attacker ends below the graylist threshold. The
 // honest verdicts' p99 under attack, against the run without it, is
 // asserted within 1.5x with ATTPOOL_TIMING_TESTS (medians of three pairs,
 // on a quiet machine: the three hosts share the process's cores); logged
