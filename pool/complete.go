@@ -90,7 +90,8 @@ func (p *Pool) recordVerdicts(vs []verdict) []*group {
 		g := v.j.g
 		g.ok[v.j.idx] = v.ok
 		g.remaining--
-		if g.remaining == 0 {
+		p.releasePeerLocked(g.owner, 1)
+		if g.remaining == 0 && !g.dropped.Load() {
 			groups = append(groups, g)
 			p.leaveInflightLocked(g)
 		}

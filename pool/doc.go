@@ -84,7 +84,13 @@
 // VerifyStreamSearch), or once a queued set has waited BatchDelay (the
 // pool is behind), so that batches stay large enough to be cheap and no set
 // waits behind a search. The sets count against
-// MaxPending until their message is answered.
+// MaxPending until their message is answered, and a peer's messages (those
+// of its Peer; NoPeer's count as one peer's once a named peer's have come)
+// hold at most Config.MaxPendingPerPeer of them, so that one peer's flood
+// refuses no other peer's message. When every caller of a message has gone
+// before its verdict (their contexts ended, as behind a gossip validator's
+// timeout), its sets still queued leave the queues and their places are
+// free at once; a set already in a batch is verified with it.
 //
 // # Peer isolation
 //
@@ -100,7 +106,11 @@
 // q, one at a time for a peer that sends as many invalid signatures as
 // valid ones, whose batches would fail and be searched), by a verify
 // goroutine of their own and no other: they fail no other peer's batch and
-// their search delays no other batch. An identical copy of a message that
+// their search delays no other batch. That goroutine spends at most a
+// quarter of a core verifying (it rests three times as long as each call
+// took), so an isolated attacker's flood takes little from the others'
+// batches: what its lane cannot verify before the callers' contexts end
+// leaves the queues. An identical copy of a message that
 // waits in an isolated peer's lane, forwarded by a peer that is not
 // isolated, takes it out to the others' queues and answers for it, so an
 // attacker that forwards valid messages first cannot hold up their honest
@@ -163,8 +173,10 @@
 // node builds one verifier.Verifier, passes it as Config.SignatureVerifier
 // (the pool neither closes it nor builds its own; anything with
 // Verify([]verifier.Set) []bool will do, and VerifyStream,
-// VerifyStreamSearch and Stats are used when present) and closes it after
-// the pool. The verifier's counters then
+// VerifyStreamSearch, VerifySuspect and Stats are used when present) and
+// closes it after the pool. The isolated peers' sets go to VerifySuspect,
+// so that their invalid signatures do not steer the search of the other
+// users' failing calls. The verifier's counters then
 // count all its users' work; two pools that register on one registry need
 // prometheus.WrapRegistererWith(prometheus.Labels{...}) to keep their names
 // apart. A node whose key cache holds blst points turns them into keys with

@@ -210,7 +210,8 @@ var (
 	// ErrUnknownValidator: the node has no public key for a validator of the
 	// message. IGNORE.
 	ErrUnknownValidator = newRule("unknown_validator", "no public key for validator")
-	// ErrQueueFull: the signature queue is at its bound. IGNORE.
+	// ErrQueueFull: the signature queue is at its bound (MaxPending, or
+	// MaxPendingPerPeer for the forwarding peer). IGNORE.
 	ErrQueueFull = newRule("queue_full", "signature queue full")
 	// ErrPoolFull: a bound of the pool's indexes is hit. IGNORE.
 	ErrPoolFull = newRule("pool_full", "pool full")

@@ -357,6 +357,13 @@ func checkInvariants(t testing.TB, p *Pool) {
 	if p.closed.Load() && (inflight != 0 || p.pending.Load() != 0 || p.followers != 0) {
 		t.Errorf("closed pool has work in flight: %d groups, %d sets, %d followers", inflight, p.pending.Load(), p.followers)
 	}
+	held := 0
+	for _, n := range p.peerPending {
+		held += n
+	}
+	if p.closed.Load() && held != 0 {
+		t.Errorf("closed pool: peers hold %d places (%v)", held, p.peerPending)
+	}
 }
 
 // verifyOnChain checks an on-chain aggregate's signature against its

@@ -41,16 +41,21 @@ type Pool struct {
 	// mu.
 	attestations, aggregates, payloadAttestations *topic
 
-	mu         sync.Mutex // guards what follows
-	attSeen    *epochSeen // (target epoch, attester) of valid attestations
-	aggrSeen   *epochSeen // (target epoch, aggregator) of valid aggregates
-	aggSeen    *seenAggregates
-	ptcSeen    *epochSeen // (slot, PTC member) of valid payload attestations
-	payloads   *payloadStore
-	store      *aggStore
-	included   includedBits // attesters blocks included, per committee
-	followers  int          // copies waiting on a message in flight (bounded by MaxPending)
-	prunedSlot uint64
+	mu        sync.Mutex // guards what follows
+	attSeen   *epochSeen // (target epoch, attester) of valid attestations
+	aggrSeen  *epochSeen // (target epoch, aggregator) of valid aggregates
+	aggSeen   *seenAggregates
+	ptcSeen   *epochSeen // (slot, PTC member) of valid payload attestations
+	payloads  *payloadStore
+	store     *aggStore
+	included  includedBits // attesters blocks included, per committee
+	followers int          // copies waiting on a message in flight (bounded by MaxPending)
+	// peerPending is the places (pending sets) each peer's messages hold,
+	// bounded by MaxPendingPerPeer; peersNamed is set once a message of a
+	// peer other than NoPeer came (pending.go).
+	peerPending map[Peer]int
+	peersNamed  bool
+	prunedSlot  uint64
 
 	closed    atomic.Bool
 	closeOnce sync.Once
@@ -105,22 +110,23 @@ func (c Config) signatureVerifier() (v SignatureVerifier, own *verifier.Verifier
 // started and its metrics not made.
 func newPool(cfg Config, node Node, v SignatureVerifier, own *verifier.Verifier) *Pool {
 	p := &Pool{
-		cfg:      cfg,
-		node:     node,
-		log:      cfg.Logger.WithField("component", "attpool"),
-		v:        v,
-		own:      own,
-		slotMs:   cfg.SlotDuration.Milliseconds(),
-		domains:  newDomainCache(node.Forks),
-		batch:    newBatcher(cfg),
-		done:     newCompleter(),
-		attSeen:  newEpochSeen(cfg.MaxValidators),
-		aggrSeen: newEpochSeen(cfg.MaxValidators),
-		aggSeen:  newSeenAggregates(cfg.MaxSeenAggregates),
-		ptcSeen:  newEpochSeen(cfg.MaxValidators),
-		payloads: newPayloadStore(),
-		store:    newAggStore(cfg.MaxAggregates, cfg.MaxData, cfg.MergeWorkers),
-		quit:     make(chan struct{}),
+		cfg:         cfg,
+		node:        node,
+		log:         cfg.Logger.WithField("component", "attpool"),
+		v:           v,
+		own:         own,
+		slotMs:      cfg.SlotDuration.Milliseconds(),
+		domains:     newDomainCache(node.Forks),
+		batch:       newBatcher(cfg),
+		done:        newCompleter(),
+		attSeen:     newEpochSeen(cfg.MaxValidators),
+		aggrSeen:    newEpochSeen(cfg.MaxValidators),
+		aggSeen:     newSeenAggregates(cfg.MaxSeenAggregates),
+		ptcSeen:     newEpochSeen(cfg.MaxValidators),
+		payloads:    newPayloadStore(),
+		peerPending: make(map[Peer]int),
+		store:       newAggStore(cfg.MaxAggregates, cfg.MaxData, cfg.MergeWorkers),
+		quit:        make(chan struct{}),
 		// Half the cores: the intake's decoding runs beside the verify
 		// goroutines' work, and never takes their cores from them.
 		intakeDecodes: int64(max(1, runtime.GOMAXPROCS(0)/2)),
@@ -337,6 +343,9 @@ type request struct {
 	p     *Pool
 	topic *topic
 	start time.Time
+	// g is the group r waits on once its message is queued or joined a
+	// copy in flight; guarded by the pool's mutex.
+	g *group
 }
 
 func (p *Pool) newRequest(ctx context.Context, t *topic) *request {
@@ -344,6 +353,7 @@ func (p *Pool) newRequest(ctx context.Context, t *topic) *request {
 	if ctx.Done() != nil {
 		r.stop = context.AfterFunc(ctx, func() {
 			if r.claim() {
+				p.cancelled(r) // first: a caller that sees the verdict finds the places given back
 				r.send(ignore(fmt.Errorf("%w: %w", ErrCancelled, context.Cause(ctx))))
 			}
 		})

@@ -29,7 +29,10 @@
 // a passing half of a failing call are reported while the search for the
 // invalid ones goes on; [Verifier.VerifyStreamSearch] also says when that
 // search begins, so a caller can send the work it would queue behind the
-// call elsewhere. [Verifier.Close] stops the Verifier's goroutines.
+// call elsewhere; [Verifier.VerifySuspect] is VerifyStream for sets from a
+// source the caller already suspects (a peer that sent invalid signatures),
+// whose verdicts are kept out of the recent invalid share that steers the
+// other calls' search. [Verifier.Close] stops the Verifier's goroutines.
 // [Verifier.BatchInG2] is the batch subgroup check on its own, for points
 // decoded without one. [Verifier.Stats] returns cumulative counters of the
 // work done ([Stats]). Package verifier/baseline holds the methods of other
@@ -118,7 +121,8 @@
 //     50%, or as soon as its first two levels of parts' size name no
 //     invalid set), which happens when invalid sets are many; and
 //     when the recent share puts an invalid set in every four, a failing
-//     call checks every set alone at once. A call over 64 roots or more
+//     call checks every set alone at once (the share of the VerifySuspect
+//     calls is kept apart from the others'). A call over 64 roots or more
 //     with fewer than 6 sets a root on average (the aggregate topic's: a
 //     root per aggregator) keeps the Miller loops of its whole check in chunks of 8
 //     roots (a multi-Miller loop each, a few percent dearer than one over

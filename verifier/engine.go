@@ -143,6 +143,9 @@ type call struct {
 	sets []Set
 	out  []bool
 	sigs []crypto.Signature
+	// share is the recent invalid share the call's search reads and its
+	// verdicts feed: the Verifier's recent, or its suspect for VerifySuspect.
+	share *invalidShare
 
 	// report, when not nil, is told each verdict once, as soon as it is
 	// settled (VerifyStream); settled marks the sets already decided.
@@ -193,14 +196,15 @@ type group struct {
 
 // verify checks sets, telling report (when not nil) each verdict as soon as
 // it is settled and searching (when not nil) when the search for invalid
-// sets begins, and returns the verdicts.
-func (v *Verifier) verify(sets []Set, report func(i int, valid bool), searching func()) []bool {
-	c := &call{v: v, sets: sets, out: make([]bool, len(sets)), report: report, searching: searching, settled: make([]bool, len(sets))}
+// sets begins, and returns the verdicts; share is the recent invalid share
+// that steers its search and that its verdicts join.
+func (v *Verifier) verify(sets []Set, share *invalidShare, report func(i int, valid bool), searching func()) []bool {
+	c := &call{v: v, sets: sets, share: share, out: make([]bool, len(sets)), report: report, searching: searching, settled: make([]bool, len(sets))}
 	if len(sets) == 0 {
 		return c.out
 	}
 	c.decode()
-	defer v.recent.observe(c.out) // after settleRest: every verdict is in
+	defer share.observe(c.out) // after settleRest: every verdict is in
 	defer c.settleRest()
 	if len(c.cand) == 0 {
 		return c.out

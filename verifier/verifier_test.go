@@ -159,7 +159,7 @@ func TestMarginRounds(t *testing.T) {
 			name := fmt.Sprintf("%d bits, 2^%d first checks, %s", bits, cfg.cb, tc.name)
 			m := len(tc.sets)
 			before := v.Stats().MarginRounds
-			c := &call{v: v, sets: tc.sets, out: make([]bool, m), settled: make([]bool, m), firstLimit: 1 << cfg.cb}
+			c := &call{v: v, share: &v.recent, sets: tc.sets, out: make([]bool, m), settled: make([]bool, m), firstLimit: 1 << cfg.cb}
 			c.decode()
 			c.hashRoots()
 			c.budget = denseBudget * float64(len(c.cand)) * costSingle
@@ -197,7 +197,7 @@ func TestNoMarginToDraw(t *testing.T) {
 	}
 	v := newVerifier(t, bits)
 	sets := sameRoot(t, 64, 0)
-	c := &call{v: v, sets: sets, out: make([]bool, len(sets)), settled: make([]bool, len(sets)), firstLimit: 1 << cb}
+	c := &call{v: v, share: &v.recent, sets: sets, out: make([]bool, len(sets)), settled: make([]bool, len(sets)), firstLimit: 1 << cb}
 	c.decode()
 	c.hashRoots()
 	if !c.fused(R0, R) || c.first == nil {
@@ -341,7 +341,7 @@ func TestRoundFilterRate(t *testing.T) {
 	sets[0].Signature = shifted(t, sets[0].Signature, &T)
 	sets[1].Signature = shifted(t, sets[1].Signature, neg(T))
 	v := newVerifier(t, 64)
-	c := &call{v: v, sets: sets}
+	c := &call{v: v, share: &v.recent, sets: sets}
 	c.decode()
 	_, sigs := c.points()
 	ds := digitSource{r: newRand(), pos: 512}
@@ -581,7 +581,7 @@ func TestSearchFromWhole(t *testing.T) {
 func TestRandomScalarsBits(t *testing.T) {
 	for _, bits := range []int{64, 128} {
 		v := newVerifier(t, bits)
-		c := &call{v: v, cand: make([]int, 1000)}
+		c := &call{v: v, share: &v.recent, cand: make([]int, 1000)}
 		c.randomScalars()
 		if c.nbits != bits+marginBits {
 			t.Fatalf("%d bits: scalars of %d bits", bits, c.nbits)
@@ -934,7 +934,7 @@ func TestHashCacheLines(t *testing.T) {
 
 	v := newVerifier(t, 64)
 	for _, roots := range []int{1, searchLinesGroups, searchLinesGroups + 1} {
-		c := &call{v: v}
+		c := &call{v: v, share: &v.recent}
 		for r := range roots {
 			c.groups = append(c.groups, group{h: curve.HashToG2([]byte{byte(r)}, []byte("lines"))})
 		}
