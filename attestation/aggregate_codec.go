@@ -5,10 +5,11 @@ import (
 )
 
 // The SSZ methods of the IndexedAttestation, AggregateAndProof and
-// SignedAggregateAndProof containers of the three presets: one codec each,
-// told the preset's limit (IndexedAttestation) or taking the preset's
-// attestation type as a type parameter. The exported types convert to the
-// codec's struct, which has the same fields.
+// SignedAggregateAndProof containers of the three presets and of Gloas: one
+// codec each, told the preset's limit (IndexedAttestation; none for the
+// progressive Gloas one) or taking the preset's attestation type as a type
+// parameter. The exported types convert to the codec's struct, which has
+// the same fields.
 
 const (
 	indexedFixedSize   = offsetSize + attestationDataSize + signatureSize
@@ -24,7 +25,9 @@ type indexedAttestation struct {
 }
 
 // indexedCodec encodes an IndexedAttestation of at most limit attesters;
-// name is the list's name in errors.
+// name is the list's name in errors. A limit of 0 is the Gloas
+// IndexedAttestation: a progressive container over a ProgressiveList of any
+// length.
 type indexedCodec struct {
 	*indexedAttestation
 	limit int
@@ -32,7 +35,7 @@ type indexedCodec struct {
 }
 
 func (c indexedCodec) checkLimit() error {
-	if n := len(c.AttestingIndices); n > c.limit {
+	if n := len(c.AttestingIndices); c.limit != 0 && n > c.limit {
 		return ssz.ErrListTooBigFn(c.name, n, c.limit)
 	}
 	return nil
@@ -61,7 +64,11 @@ func (c indexedCodec) decode(buf []byte) error {
 	}
 	c.Signature = [signatureSize]byte(buf[offsetSize+attestationDataSize : indexedFixedSize])
 	list := buf[indexedFixedSize:]
-	n, err := ssz.DivideInt2(len(list), 8, c.limit)
+	limit := c.limit
+	if limit == 0 {
+		limit = len(list) / 8
+	}
+	n, err := ssz.DivideInt2(len(list), 8, limit)
 	if err != nil {
 		return err
 	}
@@ -77,6 +84,17 @@ func (c indexedCodec) size() int { return indexedFixedSize + 8*len(c.AttestingIn
 func (c indexedCodec) hash(hh ssz.HashWalker) error {
 	if err := c.checkLimit(); err != nil {
 		return err
+	}
+	if c.limit == 0 {
+		progressiveContainer(hh, 3, func(field func()) {
+			field()
+			putProgressiveUint64s(hh, c.AttestingIndices)
+			field()
+			orNew(c.Data).hashFixed(hh)
+			field()
+			hh.PutBytes(c.Signature[:])
+		})
+		return nil
 	}
 	indx := hh.Index()
 	list := hh.Index()
@@ -97,9 +115,13 @@ type (
 	mainnetAggregate = aggregateAndProof[Attestation, *Attestation]
 	minimalAggregate = aggregateAndProof[MinimalAttestation, *MinimalAttestation]
 	phase0Aggregate  = aggregateAndProof[Phase0Attestation, *Phase0Attestation]
+	gloasAggregate   = aggregateAndProof[GloasAttestation, *GloasAttestation]
+	mGloasAggregate  = aggregateAndProof[MinimalGloasAttestation, *MinimalGloasAttestation]
 	mainnetSigned    = signedAggregateAndProof[AggregateAndProof, *AggregateAndProof]
 	minimalSigned    = signedAggregateAndProof[MinimalAggregateAndProof, *MinimalAggregateAndProof]
 	phase0Signed     = signedAggregateAndProof[Phase0AggregateAndProof, *Phase0AggregateAndProof]
+	gloasSigned      = signedAggregateAndProof[GloasAggregateAndProof, *GloasAggregateAndProof]
+	mGloasSigned     = signedAggregateAndProof[MinimalGloasAggregateAndProof, *MinimalGloasAggregateAndProof]
 )
 
 // decodeInto decodes buf into *p, a new T where *p is nil.
@@ -199,17 +221,29 @@ func (i *Phase0IndexedAttestation) codec() indexedCodec {
 	return indexedCodec{(*indexedAttestation)(i), MaxValidatorsPerCommittee, "Phase0IndexedAttestation.AttestingIndices"}
 }
 
+func (i *GloasIndexedAttestation) codec() indexedCodec {
+	return indexedCodec{(*indexedAttestation)(i), 0, "GloasIndexedAttestation.AttestingIndices"}
+}
+
 func (a *AggregateAndProof) codec() *mainnetAggregate { return (*mainnetAggregate)(a) }
 
 func (a *MinimalAggregateAndProof) codec() *minimalAggregate { return (*minimalAggregate)(a) }
 
 func (a *Phase0AggregateAndProof) codec() *phase0Aggregate { return (*phase0Aggregate)(a) }
 
+func (a *GloasAggregateAndProof) codec() *gloasAggregate { return (*gloasAggregate)(a) }
+
+func (a *MinimalGloasAggregateAndProof) codec() *mGloasAggregate { return (*mGloasAggregate)(a) }
+
 func (s *SignedAggregateAndProof) codec() *mainnetSigned { return (*mainnetSigned)(s) }
 
 func (s *MinimalSignedAggregateAndProof) codec() *minimalSigned { return (*minimalSigned)(s) }
 
 func (s *Phase0SignedAggregateAndProof) codec() *phase0Signed { return (*phase0Signed)(s) }
+
+func (s *GloasSignedAggregateAndProof) codec() *gloasSigned { return (*gloasSigned)(s) }
+
+func (s *MinimalGloasSignedAggregateAndProof) codec() *mGloasSigned { return (*mGloasSigned)(s) }
 
 // MarshalSSZ returns the SSZ encoding of i.
 func (i *IndexedAttestation) MarshalSSZ() ([]byte, error) {
@@ -523,5 +557,181 @@ func (s *Phase0SignedAggregateAndProof) HashTreeRootWith(hh ssz.HashWalker) erro
 
 // GetTree returns the SSZ Merkle tree of s.
 func (s *Phase0SignedAggregateAndProof) GetTree() (*ssz.Node, error) {
+	return ssz.ProofTree(s)
+}
+
+// MarshalSSZ returns the SSZ encoding of i.
+func (i *GloasIndexedAttestation) MarshalSSZ() ([]byte, error) {
+	return ssz.MarshalSSZ(i)
+}
+
+// MarshalSSZTo appends the SSZ encoding of i to buf.
+func (i *GloasIndexedAttestation) MarshalSSZTo(buf []byte) ([]byte, error) {
+	return i.codec().encode(buf)
+}
+
+// UnmarshalSSZ sets i to the value encoded in buf.
+func (i *GloasIndexedAttestation) UnmarshalSSZ(buf []byte) error {
+	return i.codec().decode(buf)
+}
+
+// SizeSSZ returns the size of the SSZ encoding of i.
+func (i *GloasIndexedAttestation) SizeSSZ() int {
+	return i.codec().size()
+}
+
+// HashTreeRoot returns the SSZ hash tree root of i, as a progressive container.
+func (i *GloasIndexedAttestation) HashTreeRoot() ([32]byte, error) {
+	return ssz.HashWithDefaultHasher(i)
+}
+
+// HashTreeRootWith hashes i with hh.
+func (i *GloasIndexedAttestation) HashTreeRootWith(hh ssz.HashWalker) error {
+	return i.codec().hash(hh)
+}
+
+// GetTree returns the SSZ Merkle tree of i.
+func (i *GloasIndexedAttestation) GetTree() (*ssz.Node, error) {
+	return ssz.ProofTree(i)
+}
+
+// MarshalSSZ returns the SSZ encoding of a.
+func (a *GloasAggregateAndProof) MarshalSSZ() ([]byte, error) {
+	return ssz.MarshalSSZ(a)
+}
+
+// MarshalSSZTo appends the SSZ encoding of a to buf.
+func (a *GloasAggregateAndProof) MarshalSSZTo(buf []byte) ([]byte, error) {
+	return a.codec().encode(buf)
+}
+
+// UnmarshalSSZ sets a to the value encoded in buf.
+func (a *GloasAggregateAndProof) UnmarshalSSZ(buf []byte) error {
+	return a.codec().decode(buf)
+}
+
+// SizeSSZ returns the size of the SSZ encoding of a.
+func (a *GloasAggregateAndProof) SizeSSZ() int {
+	return a.codec().size()
+}
+
+// HashTreeRoot returns the SSZ hash tree root of a, the root its aggregator signs
+// (with the DOMAIN_AGGREGATE_AND_PROOF domain).
+func (a *GloasAggregateAndProof) HashTreeRoot() ([32]byte, error) {
+	return ssz.HashWithDefaultHasher(a)
+}
+
+// HashTreeRootWith hashes a with hh.
+func (a *GloasAggregateAndProof) HashTreeRootWith(hh ssz.HashWalker) error {
+	return a.codec().hash(hh)
+}
+
+// GetTree returns the SSZ Merkle tree of a.
+func (a *GloasAggregateAndProof) GetTree() (*ssz.Node, error) {
+	return ssz.ProofTree(a)
+}
+
+// MarshalSSZ returns the SSZ encoding of a.
+func (a *MinimalGloasAggregateAndProof) MarshalSSZ() ([]byte, error) {
+	return ssz.MarshalSSZ(a)
+}
+
+// MarshalSSZTo appends the SSZ encoding of a to buf.
+func (a *MinimalGloasAggregateAndProof) MarshalSSZTo(buf []byte) ([]byte, error) {
+	return a.codec().encode(buf)
+}
+
+// UnmarshalSSZ sets a to the value encoded in buf.
+func (a *MinimalGloasAggregateAndProof) UnmarshalSSZ(buf []byte) error {
+	return a.codec().decode(buf)
+}
+
+// SizeSSZ returns the size of the SSZ encoding of a.
+func (a *MinimalGloasAggregateAndProof) SizeSSZ() int {
+	return a.codec().size()
+}
+
+// HashTreeRoot returns the SSZ hash tree root of a.
+func (a *MinimalGloasAggregateAndProof) HashTreeRoot() ([32]byte, error) {
+	return ssz.HashWithDefaultHasher(a)
+}
+
+// HashTreeRootWith hashes a with hh.
+func (a *MinimalGloasAggregateAndProof) HashTreeRootWith(hh ssz.HashWalker) error {
+	return a.codec().hash(hh)
+}
+
+// GetTree returns the SSZ Merkle tree of a.
+func (a *MinimalGloasAggregateAndProof) GetTree() (*ssz.Node, error) {
+	return ssz.ProofTree(a)
+}
+
+// MarshalSSZ returns the SSZ encoding of s.
+func (s *GloasSignedAggregateAndProof) MarshalSSZ() ([]byte, error) {
+	return ssz.MarshalSSZ(s)
+}
+
+// MarshalSSZTo appends the SSZ encoding of s to buf.
+func (s *GloasSignedAggregateAndProof) MarshalSSZTo(buf []byte) ([]byte, error) {
+	return s.codec().encode(buf)
+}
+
+// UnmarshalSSZ sets s to the value encoded in buf.
+func (s *GloasSignedAggregateAndProof) UnmarshalSSZ(buf []byte) error {
+	return s.codec().decode(buf)
+}
+
+// SizeSSZ returns the size of the SSZ encoding of s.
+func (s *GloasSignedAggregateAndProof) SizeSSZ() int {
+	return s.codec().size()
+}
+
+// HashTreeRoot returns the SSZ hash tree root of s.
+func (s *GloasSignedAggregateAndProof) HashTreeRoot() ([32]byte, error) {
+	return ssz.HashWithDefaultHasher(s)
+}
+
+// HashTreeRootWith hashes s with hh.
+func (s *GloasSignedAggregateAndProof) HashTreeRootWith(hh ssz.HashWalker) error {
+	return s.codec().hash(hh)
+}
+
+// GetTree returns the SSZ Merkle tree of s.
+func (s *GloasSignedAggregateAndProof) GetTree() (*ssz.Node, error) {
+	return ssz.ProofTree(s)
+}
+
+// MarshalSSZ returns the SSZ encoding of s.
+func (s *MinimalGloasSignedAggregateAndProof) MarshalSSZ() ([]byte, error) {
+	return ssz.MarshalSSZ(s)
+}
+
+// MarshalSSZTo appends the SSZ encoding of s to buf.
+func (s *MinimalGloasSignedAggregateAndProof) MarshalSSZTo(buf []byte) ([]byte, error) {
+	return s.codec().encode(buf)
+}
+
+// UnmarshalSSZ sets s to the value encoded in buf.
+func (s *MinimalGloasSignedAggregateAndProof) UnmarshalSSZ(buf []byte) error {
+	return s.codec().decode(buf)
+}
+
+// SizeSSZ returns the size of the SSZ encoding of s.
+func (s *MinimalGloasSignedAggregateAndProof) SizeSSZ() int {
+	return s.codec().size()
+}
+
+// HashTreeRoot returns the SSZ hash tree root of s.
+func (s *MinimalGloasSignedAggregateAndProof) HashTreeRoot() ([32]byte, error) {
+	return ssz.HashWithDefaultHasher(s)
+}
+
+// HashTreeRootWith hashes s with hh.
+func (s *MinimalGloasSignedAggregateAndProof) HashTreeRootWith(hh ssz.HashWalker) error {
+	return s.codec().hash(hh)
+}
+
+// GetTree returns the SSZ Merkle tree of s.
+func (s *MinimalGloasSignedAggregateAndProof) GetTree() (*ssz.Node, error) {
 	return ssz.ProofTree(s)
 }

@@ -8,8 +8,10 @@ import (
 	"github.com/prysmaticlabs/go-bitfield"
 )
 
-// The SSZ methods of Attestation, MinimalAttestation and Phase0Attestation,
-// one codec told the preset's limits. Besides the encoding it checks:
+// The SSZ methods of Attestation, MinimalAttestation, Phase0Attestation and
+// the Gloas GloasAttestation and MinimalGloasAttestation, one codec told the
+// preset's limits and whether the container is progressive. Besides the
+// encoding it checks:
 //
 //   - UnmarshalSSZ decodes into fresh values, so decoding into a value that
 //     was used before gives the same result as decoding into a zero value,
@@ -19,17 +21,24 @@ import (
 //     invalid bitfields with an error instead of producing a wrong encoding
 //     or root (or panicking).
 
-// attestationPreset is what the presets' Attestation containers differ in.
+// attestationPreset is what the presets' and forks' Attestation containers
+// differ in.
 type attestationPreset struct {
-	bitsLimit  uint64 // the AggregationBits limit, in bits
+	bitsLimit  uint64 // the AggregationBits limit, in bits; 0: none (a ProgressiveBitList)
 	committees int    // the CommitteeBits length, in bits; 0: no such field (phase0)
 }
 
 var (
-	mainnetAttestation = attestationPreset{MaxValidatorsPerCommittee * MaxCommitteesPerSlot, MaxCommitteesPerSlot}
-	minimalAttestation = attestationPreset{MaxValidatorsPerCommittee * MinimalMaxCommitteesPerSlot, MinimalMaxCommitteesPerSlot}
-	phase0Attestation  = attestationPreset{MaxValidatorsPerCommittee, 0}
+	mainnetAttestation      = attestationPreset{MaxValidatorsPerCommittee * MaxCommitteesPerSlot, MaxCommitteesPerSlot}
+	minimalAttestation      = attestationPreset{MaxValidatorsPerCommittee * MinimalMaxCommitteesPerSlot, MinimalMaxCommitteesPerSlot}
+	phase0Attestation       = attestationPreset{MaxValidatorsPerCommittee, 0}
+	gloasAttestation        = attestationPreset{0, MaxCommitteesPerSlot}
+	minimalGloasAttestation = attestationPreset{0, MinimalMaxCommitteesPerSlot}
 )
+
+// progressive reports whether the container is the Gloas one:
+// ProgressiveContainer(active_fields=[1] * 4) with a ProgressiveBitList.
+func (p attestationPreset) progressive() bool { return p.bitsLimit == 0 }
 
 // fixedSize is the size of the fixed part of the encoding: the offset of
 // AggregationBits, Data, Signature and CommitteeBits.
@@ -47,8 +56,17 @@ type attestationCodec struct {
 	committee *[]byte
 }
 
+// validateBitlist checks that b is a bitlist of at most limit bits (0: any
+// length).
+func validateBitlist(b []byte, limit uint64) error {
+	if limit == 0 {
+		limit = 8 * uint64(len(b)) // more than b can hold
+	}
+	return ssz.ValidateBitlist(b, limit)
+}
+
 func checkAggregationBits(b bitfield.Bitlist, limit uint64) error {
-	if err := ssz.ValidateBitlist(b, limit); err != nil {
+	if err := validateBitlist(b, limit); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalidAggregationBits, err)
 	}
 	return nil
@@ -107,7 +125,7 @@ func (c attestationCodec) decode(buf []byte) error {
 		return err
 	}
 	committee, bits := buf[fixed-(c.preset.committees+7)/8:fixed], buf[fixed:]
-	if err := ssz.ValidateBitlist(bits, c.preset.bitsLimit); err != nil {
+	if err := validateBitlist(bits, c.preset.bitsLimit); err != nil {
 		return err
 	}
 	if err := checkCommitteeBits(committee, c.preset.committees); err != nil {
@@ -137,6 +155,19 @@ func (c attestationCodec) hash(hh ssz.HashWalker) error {
 	if err := c.validate(); err != nil {
 		return err
 	}
+	if c.preset.progressive() {
+		progressiveContainer(hh, 4, func(field func()) {
+			field()
+			putProgressiveBitlist(hh, *c.bits)
+			field()
+			orNew(*c.data).hashFixed(hh)
+			field()
+			hh.PutBytes(c.signature[:])
+			field()
+			hh.PutBytes(*c.committee)
+		})
+		return nil
+	}
 	indx := hh.Index()
 	hh.PutBitlist(*c.bits, c.preset.bitsLimit)
 	orNew(*c.data).hashFixed(hh)
@@ -160,6 +191,20 @@ func (a *MinimalAttestation) codec() attestationCodec {
 		return attestationCodec{preset: minimalAttestation}
 	}
 	return attestationCodec{minimalAttestation, &a.AggregationBits, &a.Data, &a.Signature, (*[]byte)(&a.CommitteeBits)}
+}
+
+func (a *GloasAttestation) codec() attestationCodec {
+	if a == nil {
+		return attestationCodec{preset: gloasAttestation}
+	}
+	return attestationCodec{gloasAttestation, &a.AggregationBits, &a.Data, &a.Signature, (*[]byte)(&a.CommitteeBits)}
+}
+
+func (a *MinimalGloasAttestation) codec() attestationCodec {
+	if a == nil {
+		return attestationCodec{preset: minimalGloasAttestation}
+	}
+	return attestationCodec{minimalGloasAttestation, &a.AggregationBits, &a.Data, &a.Signature, (*[]byte)(&a.CommitteeBits)}
 }
 
 func (a *Phase0Attestation) codec() attestationCodec {
@@ -273,5 +318,82 @@ func (a *Phase0Attestation) HashTreeRootWith(hh ssz.HashWalker) error {
 
 // GetTree returns the SSZ Merkle tree of a.
 func (a *Phase0Attestation) GetTree() (*ssz.Node, error) {
+	return ssz.ProofTree(a)
+}
+
+// MarshalSSZ returns the SSZ encoding of a, the same bytes as the
+// Attestation with its fields.
+func (a *GloasAttestation) MarshalSSZ() ([]byte, error) {
+	return ssz.MarshalSSZ(a)
+}
+
+// MarshalSSZTo appends the SSZ encoding of a to buf.
+func (a *GloasAttestation) MarshalSSZTo(buf []byte) ([]byte, error) {
+	return a.codec().encode(buf)
+}
+
+// UnmarshalSSZ sets a to the value encoded in buf, whose AggregationBits
+// may be of any length. On error a is unchanged.
+func (a *GloasAttestation) UnmarshalSSZ(buf []byte) error {
+	return a.codec().decode(buf)
+}
+
+// SizeSSZ returns the size of the SSZ encoding of a; 0 for a nil a.
+func (a *GloasAttestation) SizeSSZ() int {
+	return a.codec().size()
+}
+
+// HashTreeRoot returns the SSZ hash tree root of a, as a progressive
+// container.
+func (a *GloasAttestation) HashTreeRoot() ([32]byte, error) {
+	return ssz.HashWithDefaultHasher(a)
+}
+
+// HashTreeRootWith hashes a with hh.
+func (a *GloasAttestation) HashTreeRootWith(hh ssz.HashWalker) error {
+	return a.codec().hash(hh)
+}
+
+// GetTree returns the SSZ Merkle tree of a.
+func (a *GloasAttestation) GetTree() (*ssz.Node, error) {
+	return ssz.ProofTree(a)
+}
+
+// MarshalSSZ returns the SSZ encoding of a, the same bytes as the
+// MinimalAttestation with its fields.
+func (a *MinimalGloasAttestation) MarshalSSZ() ([]byte, error) {
+	return ssz.MarshalSSZ(a)
+}
+
+// MarshalSSZTo appends the SSZ encoding of a to buf.
+func (a *MinimalGloasAttestation) MarshalSSZTo(buf []byte) ([]byte, error) {
+	return a.codec().encode(buf)
+}
+
+// UnmarshalSSZ sets a to the value encoded in buf, whose AggregationBits
+// may be of any length; bits 4..7 of CommitteeBits must be zero. On error a
+// is unchanged.
+func (a *MinimalGloasAttestation) UnmarshalSSZ(buf []byte) error {
+	return a.codec().decode(buf)
+}
+
+// SizeSSZ returns the size of the SSZ encoding of a; 0 for a nil a.
+func (a *MinimalGloasAttestation) SizeSSZ() int {
+	return a.codec().size()
+}
+
+// HashTreeRoot returns the SSZ hash tree root of a, as a progressive
+// container.
+func (a *MinimalGloasAttestation) HashTreeRoot() ([32]byte, error) {
+	return ssz.HashWithDefaultHasher(a)
+}
+
+// HashTreeRootWith hashes a with hh.
+func (a *MinimalGloasAttestation) HashTreeRootWith(hh ssz.HashWalker) error {
+	return a.codec().hash(hh)
+}
+
+// GetTree returns the SSZ Merkle tree of a.
+func (a *MinimalGloasAttestation) GetTree() (*ssz.Node, error) {
 	return ssz.ProofTree(a)
 }

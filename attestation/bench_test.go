@@ -4,7 +4,8 @@ import "testing"
 
 // The encode, decode and hash costs of the containers the pool handles on
 // every gossip message (SingleAttestation, AttestationData) and on every
-// aggregate (SignedAggregateAndProof, Attestation).
+// aggregate (SignedAggregateAndProof, Attestation; from Gloas on, the
+// progressive GloasAggregateAndProof).
 
 func BenchmarkHashTreeRoot(b *testing.B) {
 	idx := make([]uint64, 512)
@@ -18,6 +19,10 @@ func BenchmarkHashTreeRoot(b *testing.B) {
 		{"AttestationData", sampleData()},
 		{"Attestation", sampleAttestation()},
 		{"IndexedAttestation512", &IndexedAttestation{AttestingIndices: idx, Data: sampleData()}},
+		{"AggregateAndProof", &AggregateAndProof{Aggregate: sampleAttestation()}},
+		{"GloasAttestation", (*GloasAttestation)(sampleAttestation())},
+		{"GloasIndexedAttestation512", &GloasIndexedAttestation{AttestingIndices: idx, Data: sampleData()}},
+		{"GloasAggregateAndProof", &GloasAggregateAndProof{Aggregate: (*GloasAttestation)(sampleAttestation())}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {

@@ -99,6 +99,12 @@ func samples(t testing.TB) []struct {
 	msagg := &MinimalSignedAggregateAndProof{Message: magg, Signature: sig(0xa1)}
 	psagg := &Phase0SignedAggregateAndProof{Message: pagg, Signature: sig(0xa2)}
 	fork := &Fork{PreviousVersion: [4]byte{4, 0, 0, 0}, CurrentVersion: [4]byte{5, 0, 0, 0}, Epoch: 364032}
+	gatt, mgatt := (*GloasAttestation)(sampleAttestation()), (*MinimalGloasAttestation)(sampleMinimalAttestation())
+	gindexed := &GloasIndexedAttestation{AttestingIndices: []uint64{7, 1 << 50, 3, 0, 11}, Data: sampleData(), Signature: sig(0x83)}
+	gagg := &GloasAggregateAndProof{AggregatorIndex: 45, Aggregate: gatt, SelectionProof: sig(0x93)}
+	mgagg := &MinimalGloasAggregateAndProof{AggregatorIndex: 46, Aggregate: mgatt, SelectionProof: sig(0x94)}
+	gsagg := &GloasSignedAggregateAndProof{Message: gagg, Signature: sig(0xa3)}
+	mgsagg := &MinimalGloasSignedAggregateAndProof{Message: mgagg, Signature: sig(0xa4)}
 
 	aggRoot := func(i uint64, a chunk, p [96]byte) chunk {
 		return merkleize(t, []chunk{uintChunk(i), a, rootSignature(t, p)}, 0)
@@ -132,6 +138,13 @@ func samples(t testing.TB) []struct {
 		{"Phase0IndexedAttestation", pindexed, indexedRoot(nil, 2048, pindexed.Data, pindexed.Signature)},
 		{"Phase0AggregateAndProof", pagg, aggRoot(44, rootPhase0Attestation(t, patt), pagg.SelectionProof)},
 		{"Phase0SignedAggregateAndProof", psagg, signedRoot(aggRoot(44, rootPhase0Attestation(t, patt), pagg.SelectionProof), psagg.Signature)},
+		{"GloasAttestation", gatt, rootGloasAttestation(t, gatt)},
+		{"MinimalGloasAttestation", mgatt, rootMinimalGloasAttestation(t, mgatt)},
+		{"GloasIndexedAttestation", gindexed, rootGloasIndexedAttestation(t, gindexed)},
+		{"GloasAggregateAndProof", gagg, aggRoot(45, rootGloasAttestation(t, gatt), gagg.SelectionProof)},
+		{"MinimalGloasAggregateAndProof", mgagg, aggRoot(46, rootMinimalGloasAttestation(t, mgatt), mgagg.SelectionProof)},
+		{"GloasSignedAggregateAndProof", gsagg, signedRoot(aggRoot(45, rootGloasAttestation(t, gatt), gagg.SelectionProof), gsagg.Signature)},
+		{"MinimalGloasSignedAggregateAndProof", mgsagg, signedRoot(aggRoot(46, rootMinimalGloasAttestation(t, mgatt), mgagg.SelectionProof), mgsagg.Signature)},
 	}
 }
 
@@ -338,6 +351,18 @@ func TestUnmarshalMalformed(t *testing.T) {
 		{"MinimalSignedAggregateAndProof/bad nested committee bits", func() codec { return new(MinimalSignedAggregateAndProof) },
 			with(msagg, func(b []byte) []byte { b[100+108+228] = 0x40; return b }), ErrInvalidCommitteeBits},
 		{"Phase0SignedAggregateAndProof/truncated", func() codec { return new(Phase0SignedAggregateAndProof) }, pagg[:150], nil},
+
+		{"GloasAttestation/no bitlist", func() codec { return new(GloasAttestation) }, att[:236], nil},
+		{"GloasAttestation/offset", func() codec { return new(GloasAttestation) }, with(att, putOffset(0, 237)), nil},
+		{"GloasAttestation/bitlist no length bit", func() codec { return new(GloasAttestation) }, withBits(att, 236, []byte{0x01, 0x00}), nil},
+		{"MinimalGloasAttestation/committee bit 4", func() codec { return new(MinimalGloasAttestation) },
+			with(matt, func(b []byte) []byte { b[228] = 0x10; return b }), ErrInvalidCommitteeBits},
+		{"GloasIndexedAttestation/partial index", func() codec { return new(GloasIndexedAttestation) }, indexed[:len(indexed)-1], nil},
+		{"GloasIndexedAttestation/offset", func() codec { return new(GloasIndexedAttestation) }, with(indexed, putOffset(0, 236)), nil},
+		{"GloasAggregateAndProof/bad nested bitlist", func() codec { return new(GloasAggregateAndProof) }, withBits(agg, 108+236, []byte{0}), nil},
+		{"MinimalGloasSignedAggregateAndProof/bad nested committee bits", func() codec { return new(MinimalGloasSignedAggregateAndProof) },
+			with(msagg, func(b []byte) []byte { b[100+108+228] = 0x40; return b }), ErrInvalidCommitteeBits},
+		{"GloasSignedAggregateAndProof/offset", func() codec { return new(GloasSignedAggregateAndProof) }, with(sagg, putOffset(0, 101)), nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -478,6 +503,11 @@ func TestEncodeInvalid(t *testing.T) {
 		{"AggregateAndProof bad aggregate", &AggregateAndProof{Aggregate: badMinimalAsMainnet()}, ErrInvalidCommitteeBits},
 		{"MinimalAggregateAndProof bad aggregate", &MinimalAggregateAndProof{Aggregate: badMinimal}, ErrInvalidCommitteeBits},
 		{"Phase0SignedAggregateAndProof bad aggregate", &Phase0SignedAggregateAndProof{Message: &Phase0AggregateAndProof{Aggregate: overLimit}}, ErrInvalidAggregationBits},
+		{"zero GloasAttestation", new(GloasAttestation), ErrInvalidAggregationBits},
+		{"GloasAttestation no length bit", (*GloasAttestation)(&Attestation{AggregationBits: noLengthBit.AggregationBits, CommitteeBits: bitfield.NewBitvector64()}), ErrInvalidAggregationBits},
+		{"GloasAttestation committee bits length", (*GloasAttestation)(badCommitteeLen), ErrInvalidCommitteeBits},
+		{"MinimalGloasAggregateAndProof bad aggregate", &MinimalGloasAggregateAndProof{Aggregate: (*MinimalGloasAttestation)(badMinimal)}, ErrInvalidCommitteeBits},
+		{"GloasSignedAggregateAndProof nil aggregate", &GloasSignedAggregateAndProof{Message: &GloasAggregateAndProof{}}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, err := tc.v.MarshalSSZ(); err == nil || tc.is != nil && !errors.Is(err, tc.is) {
@@ -524,10 +554,16 @@ func TestTagsMatchCodecs(t *testing.T) {
 		{Attestation{}, mainnetAttestation, MaxValidatorsPerCommittee * MaxCommitteesPerSlot},
 		{MinimalAttestation{}, minimalAttestation, MaxValidatorsPerCommittee * MinimalMaxCommitteesPerSlot},
 		{Phase0Attestation{}, phase0Attestation, MaxValidatorsPerCommittee},
+		{GloasAttestation{}, gloasAttestation, 0},
+		{MinimalGloasAttestation{}, minimalGloasAttestation, 0},
 	} {
 		typ := reflect.TypeOf(tc.typ)
 		f, _ := typ.FieldByName("AggregationBits")
-		if got, want := f.Tag.Get("ssz-max"), strconv.Itoa(tc.bitsLimit); got != want {
+		if tc.bitsLimit == 0 {
+			if got := f.Tag.Get("ssz-type"); got != "progressive-bitlist" || !tc.preset.progressive() {
+				t.Errorf("%v.AggregationBits ssz-type = %q, progressive codec %v", typ, got, tc.preset.progressive())
+			}
+		} else if got, want := f.Tag.Get("ssz-max"), strconv.Itoa(tc.bitsLimit); got != want {
 			t.Errorf("%v.AggregationBits ssz-max = %s, want %s", typ, got, want)
 		}
 		if tc.preset.bitsLimit != uint64(tc.bitsLimit) {
@@ -549,9 +585,14 @@ func TestTagsMatchCodecs(t *testing.T) {
 		{IndexedAttestation{}, new(IndexedAttestation).codec(), MaxValidatorsPerCommittee * MaxCommitteesPerSlot},
 		{MinimalIndexedAttestation{}, new(MinimalIndexedAttestation).codec(), MaxValidatorsPerCommittee * MinimalMaxCommitteesPerSlot},
 		{Phase0IndexedAttestation{}, new(Phase0IndexedAttestation).codec(), MaxValidatorsPerCommittee},
+		{GloasIndexedAttestation{}, new(GloasIndexedAttestation).codec(), 0},
 	} {
 		f, _ := reflect.TypeOf(tc.typ).FieldByName("AttestingIndices")
-		if got, want := f.Tag.Get("ssz-max"), strconv.Itoa(tc.limit); got != want {
+		if tc.limit == 0 {
+			if got := f.Tag.Get("ssz-type"); got != "progressive-list" {
+				t.Errorf("%T.AttestingIndices ssz-type = %q", tc.typ, got)
+			}
+		} else if got, want := f.Tag.Get("ssz-max"), strconv.Itoa(tc.limit); got != want {
 			t.Errorf("%T.AttestingIndices ssz-max = %s, want %s", tc.typ, got, want)
 		}
 		if tc.codec.limit != tc.limit {

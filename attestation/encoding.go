@@ -9,11 +9,14 @@ import (
 //
 //   - the fixed-size containers (this file and gloas_codec.go) encode,
 //     decode and hash their fields in order;
-//   - the Attestation of the three presets share one codec
+//   - the Attestation of the three presets and of Gloas share one codec
 //     (attestation_codec.go), told the preset's limits;
 //   - IndexedAttestation, AggregateAndProof and SignedAggregateAndProof of
-//     the three presets share one codec each (aggregate_codec.go): the
-//     presets differ in a limit or in the type of the nested attestation.
+//     the three presets and of Gloas share one codec each
+//     (aggregate_codec.go): they differ in a limit or in the type of the
+//     nested attestation;
+//   - the Gloas containers that the specs make progressive hash through
+//     progressive.go.
 //
 // The bytes and roots are those of the specs: the official ssz_static
 // vectors (spectest), an independent merkleization (merkle_test.go) and

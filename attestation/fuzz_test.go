@@ -140,3 +140,29 @@ func FuzzPayloadAttestation(f *testing.F) {
 	b := seedOf(f, testPayloadAttestation())
 	fuzzDecode[PayloadAttestation](f, b, b[:201])
 }
+
+func FuzzGloasAttestation(f *testing.F) {
+	fuzzDecode[GloasAttestation](f, seedOf(f, (*GloasAttestation)(sampleAttestation())))
+}
+
+func FuzzMinimalGloasAttestation(f *testing.F) {
+	fuzzDecode[MinimalGloasAttestation](f, seedOf(f, (*MinimalGloasAttestation)(sampleMinimalAttestation())))
+}
+
+func FuzzGloasIndexedAttestation(f *testing.F) {
+	fuzzDecode[GloasIndexedAttestation](f, seedOf(f, &GloasIndexedAttestation{AttestingIndices: []uint64{1, 2, 3}, Data: sampleData()}))
+}
+
+func FuzzGloasSignedAggregateAndProof(f *testing.F) {
+	fuzzDecode[GloasSignedAggregateAndProof](f, seedOf(f, &GloasSignedAggregateAndProof{
+		Message: &GloasAggregateAndProof{AggregatorIndex: 1, Aggregate: (*GloasAttestation)(sampleAttestation())}}))
+}
+
+func FuzzMinimalGloasSignedAggregateAndProof(f *testing.F) {
+	fuzzDecode[MinimalGloasSignedAggregateAndProof](f, seedOf(f, &MinimalGloasSignedAggregateAndProof{
+		Message: &MinimalGloasAggregateAndProof{AggregatorIndex: 1, Aggregate: (*MinimalGloasAttestation)(sampleMinimalAttestation())}}))
+}
+
+func FuzzMinimalPayloadAttestation(f *testing.F) {
+	fuzzDecode[MinimalPayloadAttestation](f, seedOf(f, &MinimalPayloadAttestation{AggregationBits: [2]byte{1, 2}, Data: testPayloadAttestationData()}))
+}

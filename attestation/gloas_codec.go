@@ -13,16 +13,16 @@ import (
 //     0 or 1 (fastssz's UnmarshalBool decodes it as false, so the value
 //     would not re-encode to the same bytes); PayloadAttestationMessage and
 //     PayloadAttestation decode their Data through it;
-//   - PayloadAttestation hashes as the progressive container (EIP-7495) the
-//     specs declare;
-//   - PayloadAttestation decodes into a fresh value and leaves the receiver
-//     unchanged on error, and rejects AggregationBits of a length other
+//   - PayloadAttestation and MinimalPayloadAttestation (one codec, told
+//     PTC_SIZE) hash as the progressive container (EIP-7495) the specs
+//     declare;
+//   - they decode into fresh values and leave the receiver unchanged on
+//     error; PayloadAttestation rejects AggregationBits of a length other
 //     than 64 bytes with ErrInvalidAggregationBits.
 
 const (
 	payloadAttestationDataSize    = 32 + 8 + 1 + 1
 	payloadAttestationMessageSize = 8 + payloadAttestationDataSize + signatureSize
-	payloadAttestationSize        = PTCSize/8 + payloadAttestationDataSize + signatureSize
 )
 
 func (d *PayloadAttestationData) encodeFixed(dst []byte) []byte {
@@ -156,15 +156,86 @@ func (m *PayloadAttestationMessage) GetTree() (*ssz.Node, error) {
 	return ssz.ProofTree(m)
 }
 
-// validate reports whether a can be encoded and hashed.
-func (a *PayloadAttestation) validate() error {
-	if a == nil {
+// payloadAttestationCodec encodes the PayloadAttestation of a preset whose
+// AggregationBits is nbytes long; bits is nil for a nil attestation.
+type payloadAttestationCodec struct {
+	nbytes int
+	bits   []byte
+	data   **PayloadAttestationData
+	sig    *[signatureSize]byte
+}
+
+func (c payloadAttestationCodec) size() int {
+	return c.nbytes + payloadAttestationDataSize + signatureSize
+}
+
+// validate reports whether c's attestation can be encoded and hashed.
+func (c payloadAttestationCodec) validate() error {
+	if c.data == nil {
 		return ErrNilAttestation
 	}
-	if n := len(a.AggregationBits); n != PTCSize/8 {
-		return fmt.Errorf("%w: %d bytes, want %d", ErrInvalidAggregationBits, n, PTCSize/8)
+	if n := len(c.bits); n != c.nbytes {
+		return fmt.Errorf("%w: %d bytes, want %d", ErrInvalidAggregationBits, n, c.nbytes)
 	}
 	return nil
+}
+
+func (c payloadAttestationCodec) encode(buf []byte) ([]byte, error) {
+	if err := c.validate(); err != nil {
+		return buf, err
+	}
+	buf = append(buf, c.bits...)
+	buf = orNew(*c.data).encodeFixed(buf)
+	return append(buf, c.sig[:]...), nil
+}
+
+// decode returns the fields encoded in buf, in fresh values.
+func (c payloadAttestationCodec) decode(buf []byte) (bits []byte, data *PayloadAttestationData, sig [signatureSize]byte, err error) {
+	if len(buf) != c.size() {
+		return nil, nil, sig, ssz.ErrSize
+	}
+	data = new(PayloadAttestationData)
+	if err := data.decodeFixed(buf[c.nbytes : c.nbytes+payloadAttestationDataSize]); err != nil {
+		return nil, nil, sig, err
+	}
+	return bytes.Clone(buf[:c.nbytes]), data, [signatureSize]byte(buf[c.nbytes+payloadAttestationDataSize:]), nil
+}
+
+// hash hashes c's attestation as the specs' progressive container with
+// active_fields [1, 1, 1]:
+//
+//	mix_in_active_fields(merkleize_progressive([r0, r1, r2]), [1, 1, 1])
+//	  = hash(hash(r0, hash(merkleize([r1, r2], 4), Bytes32())), pack_bits([1, 1, 1]))
+//
+// where r0, r1 and r2 are the roots of AggregationBits (a Bitvector),
+// Data and Signature.
+func (c payloadAttestationCodec) hash(hh ssz.HashWalker) error {
+	if err := c.validate(); err != nil {
+		return err
+	}
+	progressiveContainer(hh, 3, func(field func()) {
+		field()
+		hh.PutBytes(c.bits)
+		field()
+		orNew(*c.data).hashFixed(hh)
+		field()
+		hh.PutBytes(c.sig[:])
+	})
+	return nil
+}
+
+func (a *PayloadAttestation) codec() payloadAttestationCodec {
+	if a == nil {
+		return payloadAttestationCodec{nbytes: PTCSize / 8}
+	}
+	return payloadAttestationCodec{PTCSize / 8, a.AggregationBits, &a.Data, &a.Signature}
+}
+
+func (a *MinimalPayloadAttestation) codec() payloadAttestationCodec {
+	if a == nil {
+		return payloadAttestationCodec{nbytes: MinimalPTCSize / 8}
+	}
+	return payloadAttestationCodec{MinimalPTCSize / 8, a.AggregationBits[:], &a.Data, &a.Signature}
 }
 
 // MarshalSSZ returns the SSZ encoding of a.
@@ -174,29 +245,16 @@ func (a *PayloadAttestation) MarshalSSZ() ([]byte, error) {
 
 // MarshalSSZTo appends the SSZ encoding of a to buf.
 func (a *PayloadAttestation) MarshalSSZTo(buf []byte) ([]byte, error) {
-	if err := a.validate(); err != nil {
-		return buf, err
-	}
-	buf = append(buf, a.AggregationBits...)
-	buf = orNew(a.Data).encodeFixed(buf)
-	return append(buf, a.Signature[:]...), nil
+	return a.codec().encode(buf)
 }
 
 // UnmarshalSSZ sets a to the value encoded in buf. On error a is unchanged.
 func (a *PayloadAttestation) UnmarshalSSZ(buf []byte) error {
-	if len(buf) != payloadAttestationSize {
-		return ssz.ErrSize
+	bits, data, sig, err := a.codec().decode(buf)
+	if err == nil {
+		*a = PayloadAttestation{AggregationBits: bits, Data: data, Signature: sig}
 	}
-	data := new(PayloadAttestationData)
-	if err := data.decodeFixed(buf[PTCSize/8 : PTCSize/8+payloadAttestationDataSize]); err != nil {
-		return err
-	}
-	*a = PayloadAttestation{
-		AggregationBits: bytes.Clone(buf[:PTCSize/8]),
-		Data:            data,
-		Signature:       [signatureSize]byte(buf[PTCSize/8+payloadAttestationDataSize:]),
-	}
-	return nil
+	return err
 }
 
 // SizeSSZ returns the size of the SSZ encoding of a (202 bytes); 0 for a
@@ -205,7 +263,7 @@ func (a *PayloadAttestation) SizeSSZ() int {
 	if a == nil {
 		return 0
 	}
-	return payloadAttestationSize
+	return a.codec().size()
 }
 
 // HashTreeRoot returns the SSZ hash tree root of a.
@@ -213,41 +271,55 @@ func (a *PayloadAttestation) HashTreeRoot() ([32]byte, error) {
 	return ssz.HashWithDefaultHasher(a)
 }
 
-// payloadAttestationActiveFields is pack_bits(active_fields) of
-// PayloadAttestation, whose active_fields are [1, 1, 1].
-const payloadAttestationActiveFields = 0b111
-
-// HashTreeRootWith hashes a with hh as the specs' progressive container
-// with active_fields [1, 1, 1]:
-//
-//	mix_in_active_fields(merkleize_progressive([r0, r1, r2]), [1, 1, 1])
-//	  = hash(hash(r0, hash(merkleize([r1, r2], 4), Bytes32())), pack_bits([1, 1, 1]))
-//
-// where r0, r1 and r2 are the roots of AggregationBits, Data and Signature.
+// HashTreeRootWith hashes a with hh, as a progressive container.
 func (a *PayloadAttestation) HashTreeRootWith(hh ssz.HashWalker) error {
-	if err := a.validate(); err != nil {
-		return err
-	}
-	data := orNew(a.Data)
-	var zero [32]byte
-	top := hh.Index()
-	hh.PutBytes(a.AggregationBits) // r0: the first subtree holds one leaf
-	rest := hh.Index()
-	second := hh.Index()
-	data.hashFixed(hh)
-	hh.PutBytes(a.Signature[:])
-	hh.AppendBytes32(zero[:]) // the second subtree holds 4 leaves
-	hh.AppendBytes32(zero[:])
-	hh.Merkleize(second)
-	hh.AppendBytes32(zero[:]) // merkleize_progressive of no more chunks
-	hh.Merkleize(rest)
-	hh.Merkleize(top)
-	hh.PutUint64(payloadAttestationActiveFields)
-	hh.Merkleize(top)
-	return nil
+	return a.codec().hash(hh)
 }
 
 // GetTree returns the SSZ Merkle tree of a.
 func (a *PayloadAttestation) GetTree() (*ssz.Node, error) {
+	return ssz.ProofTree(a)
+}
+
+// MarshalSSZ returns the SSZ encoding of a.
+func (a *MinimalPayloadAttestation) MarshalSSZ() ([]byte, error) {
+	return ssz.MarshalSSZ(a)
+}
+
+// MarshalSSZTo appends the SSZ encoding of a to buf.
+func (a *MinimalPayloadAttestation) MarshalSSZTo(buf []byte) ([]byte, error) {
+	return a.codec().encode(buf)
+}
+
+// UnmarshalSSZ sets a to the value encoded in buf. On error a is unchanged.
+func (a *MinimalPayloadAttestation) UnmarshalSSZ(buf []byte) error {
+	bits, data, sig, err := a.codec().decode(buf)
+	if err == nil {
+		*a = MinimalPayloadAttestation{AggregationBits: [MinimalPTCSize / 8]byte(bits), Data: data, Signature: sig}
+	}
+	return err
+}
+
+// SizeSSZ returns the size of the SSZ encoding of a (140 bytes); 0 for a
+// nil a.
+func (a *MinimalPayloadAttestation) SizeSSZ() int {
+	if a == nil {
+		return 0
+	}
+	return a.codec().size()
+}
+
+// HashTreeRoot returns the SSZ hash tree root of a.
+func (a *MinimalPayloadAttestation) HashTreeRoot() ([32]byte, error) {
+	return ssz.HashWithDefaultHasher(a)
+}
+
+// HashTreeRootWith hashes a with hh, as a progressive container.
+func (a *MinimalPayloadAttestation) HashTreeRootWith(hh ssz.HashWalker) error {
+	return a.codec().hash(hh)
+}
+
+// GetTree returns the SSZ Merkle tree of a.
+func (a *MinimalPayloadAttestation) GetTree() (*ssz.Node, error) {
 	return ssz.ProofTree(a)
 }

@@ -12,15 +12,6 @@ import (
 // merkle_test.go writes them out with crypto/sha256, independently of
 // fastssz and of the hand-written hashing in gloas_codec.go.
 
-// merkleizeProgressive is merkleize_progressive(chunks, numLeaves).
-func merkleizeProgressive(t testing.TB, chunks []chunk, numLeaves int) chunk {
-	if len(chunks) == 0 {
-		return chunk{}
-	}
-	k := min(numLeaves, len(chunks))
-	return hashPair(merkleize(t, chunks[:k], numLeaves), merkleizeProgressive(t, chunks[k:], numLeaves*4))
-}
-
 func boolChunk(v bool) (c chunk) {
 	if v {
 		c[0] = 1

@@ -104,3 +104,17 @@ func (s *SingleAttestation) ToMinimalAttestation(committeeSize, positionInCommit
 	committees := bitfield.Bitvector4(a.CommitteeBits[:1:1])
 	return &MinimalAttestation{AggregationBits: a.AggregationBits, Data: a.Data, Signature: a.Signature, CommitteeBits: committees}, nil
 }
+
+// Gloas returns a as the AggregateAndProof of the Gloas fork on, which
+// holds the Gloas Attestation: the same fields, sharing a's values (its
+// Aggregate converted, not copied), so the same encoding. Its hash tree
+// root is the one an aggregator signs from the Gloas fork on.
+func (a *AggregateAndProof) Gloas() *GloasAggregateAndProof {
+	return &GloasAggregateAndProof{AggregatorIndex: a.AggregatorIndex, Aggregate: (*GloasAttestation)(a.Aggregate), SelectionProof: a.SelectionProof}
+}
+
+// Gloas returns a as the minimal preset's AggregateAndProof of the Gloas
+// fork on, as [AggregateAndProof.Gloas] does.
+func (a *MinimalAggregateAndProof) Gloas() *MinimalGloasAggregateAndProof {
+	return &MinimalGloasAggregateAndProof{AggregatorIndex: a.AggregatorIndex, Aggregate: (*MinimalGloasAttestation)(a.Aggregate), SelectionProof: a.SelectionProof}
+}

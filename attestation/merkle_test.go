@@ -1,6 +1,7 @@
 package attestation
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"testing"
@@ -136,6 +137,74 @@ func rootPhase0Attestation(t testing.TB, a *Phase0Attestation) chunk {
 	}, 0)
 }
 
+// The progressive types of EIP-7495 and EIP-7916 (Gloas), as
+// ssz/simple-serialize.md defines their merkleization.
+
+// merkleizeProgressive is merkleize_progressive(chunks, numLeaves): the zero
+// chunk for no chunks, else hash(merkleize(chunks[:numLeaves], numLeaves),
+// merkleize_progressive(chunks[numLeaves:], numLeaves * 4)).
+func merkleizeProgressive(t testing.TB, chunks []chunk, numLeaves int) chunk {
+	if len(chunks) == 0 {
+		return chunk{}
+	}
+	k := min(numLeaves, len(chunks))
+	return hashPair(merkleize(t, chunks[:k], numLeaves), merkleizeProgressive(t, chunks[k:], numLeaves*4))
+}
+
+// bitlistBits is pack_bits' bitfield_bytes of a bitlist: its n bits in
+// ceil(n / 8) bytes, without the length bit.
+func bitlistBits(b bitfield.Bitlist) []byte {
+	n := b.Len()
+	raw := append([]byte(nil), b[:(n+7)/8]...)
+	if n%8 != 0 {
+		raw[n/8] &^= 1 << (n % 8)
+	}
+	return raw
+}
+
+// rootProgressiveBitlist is hash_tree_root of a ProgressiveBitList:
+// mix_in_length(merkleize_progressive(pack_bits(value)), len(value)).
+func rootProgressiveBitlist(t testing.TB, b bitfield.Bitlist) chunk {
+	return mixInLength(merkleizeProgressive(t, pack(bitlistBits(b)), 1), b.Len())
+}
+
+// rootProgressiveUint64s is hash_tree_root of a ProgressiveList[uint64]:
+// mix_in_length(merkleize_progressive(pack(value)), len(value)).
+func rootProgressiveUint64s(t testing.TB, idx []uint64) chunk {
+	raw := make([]byte, 8*len(idx))
+	for i, v := range idx {
+		binary.LittleEndian.PutUint64(raw[8*i:], v)
+	}
+	return mixInLength(merkleizeProgressive(t, pack(raw), 1), uint64(len(idx)))
+}
+
+// rootProgressiveContainer is hash_tree_root of a ProgressiveContainer whose
+// active_fields are all 1, from its fields' roots:
+// mix_in_active_fields(merkleize_progressive(fields), active_fields), the
+// active_fields packed as a bitvector into one chunk.
+func rootProgressiveContainer(t testing.TB, fields ...chunk) chunk {
+	var active chunk
+	for i := range fields {
+		active[i/8] |= 1 << (i % 8)
+	}
+	return hashPair(merkleizeProgressive(t, fields, 1), active)
+}
+
+func rootGloasAttestation(t testing.TB, a *GloasAttestation) chunk {
+	return rootProgressiveContainer(t, rootProgressiveBitlist(t, a.AggregationBits), rootData(t, a.Data),
+		rootSignature(t, a.Signature), pack(a.CommitteeBits)[0])
+}
+
+func rootMinimalGloasAttestation(t testing.TB, a *MinimalGloasAttestation) chunk {
+	return rootProgressiveContainer(t, rootProgressiveBitlist(t, a.AggregationBits), rootData(t, a.Data),
+		rootSignature(t, a.Signature), pack(a.CommitteeBits)[0])
+}
+
+func rootGloasIndexedAttestation(t testing.TB, a *GloasIndexedAttestation) chunk {
+	return rootProgressiveContainer(t, rootProgressiveUint64s(t, a.AttestingIndices), rootData(t, a.Data),
+		rootSignature(t, a.Signature))
+}
+
 func TestMerkleizeHelper(t *testing.T) {
 	// Sanity checks of the helper itself against the SSZ definitions.
 	var z chunk
@@ -152,5 +221,35 @@ func TestMerkleizeHelper(t *testing.T) {
 	}
 	if got, want := merkleize(t, []chunk{a}, 3), hashPair(hashPair(a, z), z1); got != want {
 		t.Errorf("merkleize(1 chunk, limit 3) = %x, want %x", got, want)
+	}
+
+	// merkleize_progressive written out: subtrees of 1, 4 and 16 leaves.
+	if got := merkleizeProgressive(t, nil, 1); got != z {
+		t.Errorf("merkleize_progressive([]) = %x, want zero", got)
+	}
+	if got, want := merkleizeProgressive(t, []chunk{a}, 1), hashPair(a, z); got != want {
+		t.Errorf("merkleize_progressive(1 chunk) = %x, want %x", got, want)
+	}
+	if got, want := merkleizeProgressive(t, []chunk{a, b}, 1), hashPair(a, hashPair(hashPair(hashPair(b, z), z1), z)); got != want {
+		t.Errorf("merkleize_progressive(2 chunks) = %x, want %x", got, want)
+	}
+	six := []chunk{a, b, c, {4}, {5}, {6}}
+	second := hashPair(hashPair(b, c), hashPair(chunk{4}, chunk{5}))
+	z2 := hashPair(z1, z1)
+	third := hashPair(hashPair(hashPair(hashPair(chunk{6}, z), z1), z2), hashPair(z2, z2)) // 16 leaves
+	if got, want := merkleizeProgressive(t, six, 1), hashPair(a, hashPair(second, hashPair(third, z))); got != want {
+		t.Errorf("merkleize_progressive(6 chunks) = %x, want %x", got, want)
+	}
+	// A bitlist of 8 bits has one byte of bits (its length bit is in a
+	// second byte); one of 257 bits has two chunks, the second holding bit
+	// 256 alone.
+	if got := bitlistBits(bitfield.Bitlist{0xff, 0x01}); !bytes.Equal(got, []byte{0xff}) {
+		t.Errorf("bits of an 8-bit bitlist: %x", got)
+	}
+	if got := pack(bitlistBits(bitfield.NewBitlist(257))); len(got) != 2 {
+		t.Errorf("a 257-bit bitlist packs into %d chunks, want 2", len(got))
+	}
+	if got := pack(bitlistBits(bitfield.NewBitlist(0))); len(got) != 0 {
+		t.Errorf("an empty bitlist packs into %d chunks, want 0", len(got))
 	}
 }

@@ -6,9 +6,10 @@ import (
 
 // The SSZ encodings of the types in this package are hand-written over
 // fastssz's primitives (encoding.go, attestation_codec.go,
-// aggregate_codec.go, gloas_codec.go). The struct tags state each
-// container's SSZ schema as sszgen and other SSZ tools read it; a test
-// checks them against the limits the codecs enforce.
+// aggregate_codec.go, gloas_codec.go, progressive.go). The struct tags
+// state each container's SSZ schema as sszgen and other SSZ tools read it
+// (dynamic-ssz's ssz-type and ssz-index for the progressive Gloas
+// containers); a test checks them against the limits the codecs enforce.
 
 // Preset values used by the containers of this package.
 const (

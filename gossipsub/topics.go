@@ -32,3 +32,9 @@ func AttestationTopic(digest ForkDigest, subnet uint64) string {
 func AggregateTopic(digest ForkDigest) string {
 	return fmt.Sprintf("/eth2/%x/beacon_aggregate_and_proof/ssz_snappy", digest[:])
 }
+
+// PayloadAttestationTopic is
+// /eth2/{fork_digest}/payload_attestation_message/ssz_snappy (Gloas).
+func PayloadAttestationTopic(digest ForkDigest) string {
+	return fmt.Sprintf("/eth2/%x/payload_attestation_message/ssz_snappy", digest[:])
+}

@@ -13,8 +13,9 @@ import (
 )
 
 // aggregate is one aggregate of the attestations of a committee to one
-// AttestationData: its bits and the sum of its signatures, kept as a point
-// (never re-encoded and decoded).
+// AttestationData, or of the payload attestations of a PTC to one
+// PayloadAttestationData: its bits and the sum of its signatures, kept as a
+// point (never re-encoded and decoded).
 type aggregate struct {
 	bits bitfield.Bitlist
 	sig  curve.G2
@@ -168,6 +169,12 @@ func (m *merger) joinsLast(x *single) bool {
 
 // switchTo makes a, which x joins, the last aggregate.
 func (m *merger) switchTo(a *aggregate, x *single) {
+	m.last, m.lastKey, m.task = a, x.key, m.taskFor(a, int(x.size))
+}
+
+// taskFor returns the index of a's merge task, made with room for n points
+// if a has none yet.
+func (m *merger) taskFor(a *aggregate, n int) int {
 	if m.taskOf == nil {
 		m.taskOf = make(map[*aggregate]int)
 	}
@@ -175,9 +182,9 @@ func (m *merger) switchTo(a *aggregate, x *single) {
 	if !seen {
 		t = len(m.tasks)
 		m.taskOf[a] = t
-		m.tasks = append(m.tasks, mergeTask{dst: &a.sig, points: make([]*curve.G2Affine, 0, x.size)})
+		m.tasks = append(m.tasks, mergeTask{dst: &a.sig, points: make([]*curve.G2Affine, 0, n)})
 	}
-	m.last, m.lastKey, m.task = a, x.key, t
+	return t
 }
 
 // add sets x's bit in the last aggregate and queues its point.

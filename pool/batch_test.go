@@ -226,3 +226,38 @@ func TestBatchSideBySide(t *testing.T) {
 		t.Fatalf("no room for two calls: backup took %d, wait %v", len(batch), wait)
 	}
 }
+
+// TestBatcherQueuedCount: the count of the roots' queued sets, which the
+// latency budget and the side-by-side rule read, follows every way a set
+// enters or leaves the roots' queues: queueing, a take, an isolated peer's
+// sets moving to its lane, a copy promoted back, a cancelled message's
+// sets dropped.
+func TestBatcherQueuedCount(t *testing.T) {
+	b := newTestBatcher(t, Config{BatchSize: 4, BatchDelay: time.Hour, LatencyBudget: -1})
+	check := func(step string) {
+		t.Helper()
+		n := 0
+		for _, q := range b.turn {
+			n += q.len()
+		}
+		if b.queued != n {
+			t.Fatalf("%s: count %d, queues hold %d", step, b.queued, n)
+		}
+	}
+	bad, good := testJobs(1, 3, "bad"), testJobs(2, 5, "good")
+	b.add(bad...)
+	b.add(good...)
+	check("queued")
+	b.drop(good[3:])
+	check("dropped")
+	b.taint("bad")
+	check("isolated")
+	b.promote(bad[0].g, "good")
+	check("promoted")
+	if batch, _, _, _ := b.take(primary); len(batch) == 0 {
+		t.Fatal("nothing taken")
+	}
+	check("taken")
+	b.drop(bad)
+	check("dropped again")
+}

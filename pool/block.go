@@ -1,8 +1,6 @@
 package pool
 
 import (
-	"encoding/binary"
-	"math/bits"
 	"slices"
 
 	"github.com/prysmaticlabs/go-bitfield"
@@ -15,94 +13,114 @@ import (
 // MAX_ATTESTATIONS_ELECTRA on-chain aggregates, each one AttestationData with
 // one aggregate per committee joined as the specs' compute_on_chain_aggregate
 // does (aggregation bits concatenated in committee order, committee_bits set
-// for the committees present, signatures summed). They are chosen greedily,
-// each time the one adding the most attesters not yet included by the ones
-// before or by the chain (see [Pool.MarkIncluded]). Only data a block of
-// slot may include is considered:
+// for the committees present, signatures summed). They are the choice that
+// includes the most attesters not already on chain (see [Pool.MarkIncluded]),
+// found exactly (see pack.go; slashable double votes aside, and within a
+// bounded search): for each data and committee the best set of aggregates
+// for the number of attestations the data gets, and the best split of the
+// block's attestations between the data. They come most new attesters
+// first. Only data a block of slot may include is considered:
 // data.slot + MIN_ATTESTATION_INCLUSION_DELAY <= slot, from the current or
 // the previous epoch of slot (Deneb+). Whether data.source matches the
 // justified checkpoint of the block's state is the node's to know: use
 // [Pool.AttestationsForBlockWith] to filter on it.
+//
+// The attestations are Electra containers, for blocks before the Gloas
+// fork; a block of a slot from Node.Gloas.ForkEpoch on holds Gloas
+// containers, which encode to the same bytes but hash differently: use
+// [Pool.GloasAttestationsForBlock] for it.
 func (p *Pool) AttestationsForBlock(slot uint64) []*attestation.Attestation {
 	return p.AttestationsForBlockWith(slot, nil)
 }
 
+// GloasAttestationsForBlock is [Pool.AttestationsForBlockWith] for a block
+// of a Gloas slot (of an epoch from Node.Gloas.ForkEpoch on): the same
+// choice, as the Gloas Attestation containers such a block holds, whose
+// hash tree roots are those of the specs' progressive containers. includable
+// may be nil. It returns nil for a slot before the fork and for a pool whose
+// Node has no Gloas part.
+func (p *Pool) GloasAttestationsForBlock(slot uint64, includable func(*attestation.AttestationData) bool) []*attestation.GloasAttestation {
+	if !p.isGloas(p.epochOf(slot)) {
+		return nil
+	}
+	atts := p.AttestationsForBlockWith(slot, includable)
+	out := make([]*attestation.GloasAttestation, len(atts))
+	for i, a := range atts {
+		out[i] = (*attestation.GloasAttestation)(a)
+	}
+	return out
+}
+
 // AttestationsForBlockWith is [Pool.AttestationsForBlock] over the data for
-// which includable (when not nil) says true, checked before the greedy
-// choice: a node passes the process_attestation checks that need its state,
-// such as data.source being the current or previous justified checkpoint.
+// which includable (when not nil) says true, checked before the choice: a
+// node passes the process_attestation checks that need its state, such as
+// data.source being the current or previous justified checkpoint.
 // includable runs with the pool's lock held and must not call the pool.
 func (p *Pool) AttestationsForBlockWith(slot uint64, includable func(*attestation.AttestationData) bool) []*attestation.Attestation {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	cands := p.packCandidates(slot, includable)
-	var out []*attestation.Attestation
-	for len(out) < MaxAttestationsElectra {
-		best := bestCandidate(cands)
-		if best == nil {
-			break
+	ks, data := plan(cands, MaxAttestationsElectra)
+	var chosen []packed
+	for i, k := range ks {
+		if k > 0 {
+			chosen = append(chosen, data[i].attestations(k)...)
 		}
-		out = append(out, onChainAggregate(best.e.data, best.index, best.pick))
-		best.coverPick()
-		reboundSlot(cands, best.slot)
+	}
+	slices.SortStableFunc(chosen, func(a, b packed) int { return b.gain - a.gain })
+	out := make([]*attestation.Attestation, len(chosen))
+	for i, c := range chosen {
+		out[i] = c.att
 	}
 	return out
 }
 
-// coverPick adds the attesters of c's pick to the coverage of their
-// committees.
-func (c *packCandidate) coverPick() {
-	for k, a := range c.pick {
-		if a != nil {
-			_ = c.cov[k].NoAllocOr(a.bits, c.cov[k])
-		}
-	}
+// packed is a chosen on-chain aggregate and the attesters it adds.
+type packed struct {
+	att  *attestation.Attestation
+	gain int
 }
 
-// reboundSlot resets to their bound the gains of the candidates of slot:
-// coverage is per (slot, committee), so only theirs changed.
-func reboundSlot(cands []*packCandidate, slot uint64) {
-	for _, c := range cands {
-		if c.slot == slot {
-			c.bound()
-		}
+// attestations are the k on-chain aggregates of d: the j-th joins the j-th
+// aggregate of the best set of each committee (empty ones are left out).
+func (d *planData) attestations(k int) []packed {
+	var out []packed
+	covered := make([][]uint64, len(d.comms))
+	nw := 0
+	for i, cp := range d.comms {
+		covered[i] = make([]uint64, (len(cp.cov)+7)/8)
+		nw = max(nw, len(covered[i]))
 	}
-}
-
-// bestCandidate returns the candidate of the highest gain (the first of
-// equal ones), nil if none adds an attester. Candidates not evaluated count
-// with an upper bound of their gain, evaluated when they come first: the
-// choice is the one evaluating them all would make.
-func bestCandidate(cands []*packCandidate) *packCandidate {
-	for {
-		var best *packCandidate
-		for _, c := range cands {
-			if c.gain > 0 && (best == nil || c.gain > best.gain) {
-				best = c
+	mask := make([]uint64, nw)
+	for j := range k {
+		pick := make([]*aggregate, len(d.comms))
+		gain := 0
+		for i, cp := range d.comms {
+			if set := cp.chosen(k); j < len(set) {
+				pick[i] = cp.aggs[set[j]]
+				m := mask[:len(covered[i])]
+				maskInto(m, pick[i].bits, cp.cov)
+				before := popcount(covered[i])
+				gain += orCount(covered[i], covered[i], m) - before
 			}
 		}
-		if best == nil || best.exact {
-			return best
+		if gain > 0 {
+			out = append(out, packed{onChainAggregate(d.c.e.data, d.c.index, pick), gain})
 		}
-		best.evaluate()
 	}
+	return out
 }
 
 // packCandidate is the data of one entry of the store as block packing sees
-// it: its committees, the attesters of each already covered (by the chain or
-// by the attestations chosen before; shared by the data of a slot), and its
-// best on-chain aggregate now, one aggregate per committee, with its gain.
+// it: its committees and the attesters of each already on chain.
 type packCandidate struct {
 	e     *dataEntry
 	slot  uint64
 	index []uint64           // committees, ascending
-	cov   []bitfield.Bitlist // covered attesters of index[k]
-	pick  []*aggregate       // the aggregate of index[k] adding the most (nil: none adds any)
-	gain  int                // attesters pick adds, or a bound of it if not exact
-	exact bool               // pick and gain are evaluated against cov
+	cov   []bitfield.Bitlist // the attesters of index[k] on chain: read only
 }
 
-// packCandidates returns the candidates of a block of slot, evaluated, in a
+// packCandidates returns the candidates of a block of slot in a
 // deterministic order (newest slot first, then by data root) so that ties
 // go the same way every time.
 func (p *Pool) packCandidates(slot uint64, includable func(*attestation.AttestationData) bool) []*packCandidate {
@@ -124,7 +142,6 @@ func (p *Pool) packCandidates(slot uint64, includable func(*attestation.Attestat
 	covered := make(map[committeeID]bitfield.Bitlist, MaxCommitteesPerSlot*len(cands))
 	for _, c := range cands {
 		c.shareCoverage(covered, &p.included)
-		c.bound()
 	}
 	return cands
 }
@@ -152,64 +169,24 @@ func newPackCandidate(e *dataEntry) *packCandidate {
 	}
 	slices.Sort(c.index)
 	c.cov = make([]bitfield.Bitlist, len(c.index))
-	c.pick = make([]*aggregate, len(c.index))
 	return c
 }
 
 // shareCoverage gives c the coverage of its committees, shared with the
-// candidates of its slot: what blocks included to begin with.
+// candidates of its slot: what blocks included (not copied: packing only
+// reads it, under the pool's lock).
 func (c *packCandidate) shareCoverage(covered map[committeeID]bitfield.Bitlist, included *includedBits) {
 	for k, ci := range c.index {
 		id := committeeID{c.slot, ci}
 		cov := covered[id]
 		if cov == nil {
-			if cov = included.copyOf(id); cov == nil {
+			if cov = included.byCommittee[id]; cov == nil {
 				cov = bitfield.NewBitlist(c.e.committees[ci][0].bits.Len())
 			}
 			covered[id] = cov
 		}
 		c.cov[k] = cov
 	}
-}
-
-// bound sets c's gain to an upper bound that reads no aggregate: per
-// committee, the attesters not covered.
-func (c *packCandidate) bound() {
-	c.gain, c.exact = 0, false
-	for k := range c.index {
-		c.gain += int(c.cov[k].Len() - c.cov[k].Count())
-	}
-}
-
-// evaluate finds c's best on-chain aggregate against the coverage.
-func (c *packCandidate) evaluate() {
-	c.gain, c.exact = 0, true
-	for k, ci := range c.index {
-		g := 0
-		c.pick[k] = nil
-		for _, a := range c.e.committees[ci] {
-			if n := newBits(a.bits, c.cov[k]); n > g {
-				g, c.pick[k] = n, a
-			}
-		}
-		c.gain += g
-	}
-}
-
-// newBits counts the bits of a not in cov (bitlists of one length; 0 for
-// lengths that differ), eight bytes at a time.
-func newBits(a, cov bitfield.Bitlist) int {
-	if len(a) != len(cov) {
-		return 0
-	}
-	n, i := 0, 0
-	for ; i+8 <= len(a); i += 8 {
-		n += bits.OnesCount64(binary.LittleEndian.Uint64(a[i:]) &^ binary.LittleEndian.Uint64(cov[i:]))
-	}
-	for ; i < len(a); i++ {
-		n += bits.OnesCount8(a[i] &^ cov[i])
-	}
-	return n
 }
 
 // orBitsAt sets in dst the bits of src (its length bit excluded) shifted

@@ -16,11 +16,12 @@ import (
 )
 
 // packInstance is the pool contents block packing is measured on: for each
-// of the slots before the block, one to three AttestationData (the
+// of the slots before the block, shape.minData to three AttestationData (the
 // committees' members split between head votes, so that the attesters of
 // two data of a slot are disjoint, as on mainnet), 12-20 aggregates a
-// committee per data, each of a random share (minView to 100%) of that
-// data's voters, and,
+// committee per data, each of a random share (shape.minView to 100%) of
+// that data's voters or, with probability shape.nearCopies, an earlier
+// aggregate of the committee with one to three of its bits changed, and,
 // for the older slots, a random share of attesters already on chain.
 type packInstance struct {
 	blockSlot uint64
@@ -34,8 +35,36 @@ type packData struct {
 	committees map[uint64][]bitfield.Bitlist // the aggregates of each committee
 }
 
+// packShape is how hard an instance is.
+type packShape struct {
+	minView    float64 // the smallest view, a share of the data's voters
+	nearCopies float64 // the share of aggregates that are near-copies of earlier ones
+	minData    int     // the fewest data a slot (1-3)
+	minority   float64 // the share of a committee voting for a slot's other data
+}
+
+// mainnetShape is mainnet's pool contents: views of 85-100%, a quarter of
+// the votes on a slot's other data.
+var mainnetShape = packShape{minView: 0.85, minData: 1, minority: 0.25}
+
+// nearCopy returns a copy of b with one to three of the bits of the data's
+// voters (vote[i] == k) changed, nil if none is left set.
+func nearCopy(rng *rand.Rand, b bitfield.Bitlist, vote []int, k int) bitfield.Bitlist {
+	c := slices.Clone(b)
+	for range 1 + rng.IntN(3) {
+		i := rng.IntN(len(vote))
+		if vote[i] == k {
+			c.SetBitAt(uint64(i), !c.BitAt(uint64(i)))
+		}
+	}
+	if c.Count() == 0 {
+		return nil
+	}
+	return c
+}
+
 // buildPackInstance draws an instance and fills p with it.
-func buildPackInstance(t testing.TB, p *Pool, e *env, rng *rand.Rand, blockSlot uint64, slots int, minView float64) *packInstance {
+func buildPackInstance(t testing.TB, p *Pool, e *env, rng *rand.Rand, blockSlot uint64, slots int, shape packShape) *packInstance {
 	size := int(e.comm.size)
 	in := &packInstance{blockSlot: blockSlot, size: size, included: map[committeeID][]byte{}}
 	sig := crypto.Sign(e.keys.SecretKey(0), []byte("packing"))
@@ -43,12 +72,12 @@ func buildPackInstance(t testing.TB, p *Pool, e *env, rng *rand.Rand, blockSlot 
 	defer p.mu.Unlock()
 	for back := 1; back <= slots; back++ {
 		slot := blockSlot - uint64(back)
-		nData := 1 + rng.IntN(3)
+		nData := shape.minData + rng.IntN(4-shape.minData)
 		for ci := range e.comm.cps {
 			vote := make([]int, size) // which data each member voted for
 			for i := range vote {
 				vote[i] = 0
-				if nData > 1 && rng.Float64() < 0.25 {
+				if nData > 1 && rng.Float64() < shape.minority {
 					vote[i] = 1 + rng.IntN(nData-1)
 				}
 			}
@@ -80,17 +109,24 @@ func buildPackInstance(t testing.TB, p *Pool, e *env, rng *rand.Rand, blockSlot 
 					t.Fatal(err)
 				}
 				aggregators := 12 + rng.IntN(9)
+				var views []bitfield.Bitlist
 				for range aggregators {
-					share := minView + (1-minView)*rng.Float64()
-					b := bitfield.NewBitlist(uint64(size))
-					for i := range size {
-						if vote[i] == k && rng.Float64() < share {
-							b.SetBitAt(uint64(i), true)
+					var b bitfield.Bitlist
+					if shape.nearCopies > 0 && len(views) > 0 && rng.Float64() < shape.nearCopies {
+						b = nearCopy(rng, views[rng.IntN(len(views))], vote, k)
+					} else {
+						share := shape.minView + (1-shape.minView)*rng.Float64()
+						b = bitfield.NewBitlist(uint64(size))
+						for i := range size {
+							if vote[i] == k && rng.Float64() < share {
+								b.SetBitAt(uint64(i), true)
+							}
 						}
 					}
 					if b.Count() == 0 {
 						continue
 					}
+					views = append(views, b)
 					if !p.store.addAggregate(aggKey{root, ci}, pd.d, b, sig) {
 						t.Fatal("pool full")
 					}
@@ -134,7 +170,12 @@ func (in *packInstance) newAttesters(t testing.TB, atts []*attestation.Attestati
 	}
 	n := 0
 	for id, b := range covered {
-		n += newBits(b, in.includedOf(id))
+		inc := in.includedOf(id)
+		for i := range uint64(in.size) {
+			if b.BitAt(i) && !inc.BitAt(i) {
+				n++
+			}
+		}
 	}
 	return n
 }
@@ -235,21 +276,28 @@ func ones(b []byte) int {
 }
 
 // TestPackingQuality compares AttestationsForBlock with the exact optimum
-// on instances of 4 to 12 slots of pool contents (16 committees of 128, one
-// to three data a slot, 12-20 aggregates a committee and data, attesters on
-// chain for the older slots), with mainnet's views (85-100% of a
-// committee) and with partial ones (30-100%): at least 99.5% of the
-// optimum's new attesters on every instance. The ratios are logged (min and
-// median).
+// on instances of 5 to 8 slots of pool contents (16 committees of 128; two
+// or three data a slot, the head's and others that 5% of a committee vote
+// for, so more data than MAX_ATTESTATIONS_ELECTRA attestations carry; 12-20
+// aggregates a committee and data, half of them near-copies of earlier
+// ones; attesters on chain for the older slots), with mainnet's views
+// (85-100% of the data's voters) and with partial ones (30-100%): at least
+// 99.98% of the optimum's new attesters on every instance. Choosing a
+// committee's aggregates one at a time, as blocks were packed before, falls
+// below it on 8 of the 30 partial instances (down to 0.9993). The ratios
+// are logged (min and median).
 func TestPackingQuality(t *testing.T) {
 	instances := 30
 	if testing.Short() {
-		instances = 8
+		instances = 12
 	}
 	for _, fam := range []struct {
-		name    string
-		minView float64
-	}{{"mainnet", 0.85}, {"partial", 0.3}} {
+		name  string
+		shape packShape
+	}{
+		{"mainnet", packShape{minView: 0.85, nearCopies: 0.5, minData: 2, minority: 0.05}},
+		{"partial", packShape{minView: 0.3, nearCopies: 0.5, minData: 2, minority: 0.05}},
+	} {
 		t.Run(fam.name, func(t *testing.T) {
 			var ratios []float64
 			for seed := range uint64(instances) {
@@ -257,7 +305,10 @@ func TestPackingQuality(t *testing.T) {
 				e.setSlot(100, 1000)
 				p := e.pool(Config{MaxAggregates: 1 << 16})
 				rng := rand.New(rand.NewPCG(seed, 99))
-				in := buildPackInstance(t, p, e, rng, 100, 4+rng.IntN(9), fam.minView)
+				in := buildPackInstance(t, p, e, rng, 100, 5+rng.IntN(4), fam.shape)
+				if len(in.data) <= MaxAttestationsElectra {
+					t.Fatalf("instance %d: %d data, no more than a block carries", seed, len(in.data))
+				}
 				got := in.newAttesters(t, p.AttestationsForBlock(100))
 				opt := in.optimum()
 				if got > opt {
@@ -265,8 +316,8 @@ func TestPackingQuality(t *testing.T) {
 				}
 				r := float64(got) / float64(opt)
 				ratios = append(ratios, r)
-				if r < 0.995 {
-					t.Errorf("instance %d: %d of the optimum's %d new attesters (%.4f)", seed, got, opt, r)
+				if r < 0.9998 {
+					t.Errorf("instance %d: %d of the optimum's %d new attesters (%.5f)", seed, got, opt, r)
 				}
 			}
 			slices.Sort(ratios)
@@ -300,25 +351,43 @@ func TestMergedAggregateDropsContained(t *testing.T) {
 // BenchmarkAttestationsForBlock packs a block over two epochs of mainnet
 // pool contents: 63 slots before the block, 64 committees of 512 each, one
 // to three data a slot, 12-20 aggregates of 85-100% of the voters per
-// committee and data (about 130,000 aggregates), the older slots' attesters
+// committee and data (about 70,000 aggregates), the older slots' attesters
 // mostly on chain. ns/op is one block; cpu-ms the process's CPU time per
-// block (steadier on a shared machine).
+// block (steadier on a shared machine); attesters the new attesters the
+// block includes. Every data of these blocks gets one attestation at most;
+// the partial case, six slots of TestPackingQuality's partial instances at
+// mainnet scale (views of 30-100%, half near-copies, two or three data a
+// slot), makes blocks that take data more than once, so that committees are
+// searched for their best sets of aggregates.
 func BenchmarkAttestationsForBlock(b *testing.B) {
 	const blockSlot = 127 // epoch 3: slots 64-126 are includable
-	e := newEnv(b, 64, 512, blockSlot)
-	e.setSlot(blockSlot, 1000)
-	p := e.pool(Config{MaxAggregates: 1 << 18})
-	rng := rand.New(rand.NewPCG(1, 2))
-	buildPackInstance(b, p, e, rng, blockSlot, 63, 0.85)
-	aggs := p.Stats().Aggregates
-	cpu0 := testenv.CPUTime()
-	for b.Loop() {
-		if atts := p.AttestationsForBlock(blockSlot); len(atts) != MaxAttestationsElectra {
-			b.Fatalf("%d attestations", len(atts))
-		}
+	for _, c := range []struct {
+		name  string
+		slots int
+		shape packShape
+	}{
+		{"mainnet", 63, mainnetShape},
+		{"partial", 6, packShape{minView: 0.3, nearCopies: 0.5, minData: 2, minority: 0.05}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			e := newEnv(b, 64, 512, blockSlot)
+			e.setSlot(blockSlot, 1000)
+			p := e.pool(Config{MaxAggregates: 1 << 18})
+			rng := rand.New(rand.NewPCG(1, 2))
+			in := buildPackInstance(b, p, e, rng, blockSlot, c.slots, c.shape)
+			aggs := p.Stats().Aggregates
+			var atts []*attestation.Attestation
+			cpu0 := testenv.CPUTime()
+			for b.Loop() {
+				if atts = p.AttestationsForBlock(blockSlot); len(atts) != MaxAttestationsElectra {
+					b.Fatalf("%d attestations", len(atts))
+				}
+			}
+			b.ReportMetric((testenv.CPUTime()-cpu0).Seconds()*1e3/float64(b.N), "cpu-ms")
+			b.ReportMetric(float64(aggs), "aggregates")
+			b.ReportMetric(float64(in.newAttesters(b, atts)), "attesters")
+		})
 	}
-	b.ReportMetric(float64(aggs), "aggregates")
-	b.ReportMetric((testenv.CPUTime()-cpu0).Seconds()*1e3/float64(b.N), "cpu-ms")
 }
 
 // TestOrBitsAt: bitlists of any length joined at any offset, as bit by bit.

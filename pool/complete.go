@@ -90,7 +90,8 @@ func (p *Pool) recordVerdicts(vs []verdict) []*group {
 		g := v.j.g
 		g.ok[v.j.idx] = v.ok
 		g.remaining--
-		if g.remaining == 0 {
+		p.releasePeerLocked(g.owner, 1)
+		if g.remaining == 0 && !g.dropped.Load() {
 			groups = append(groups, g)
 			p.leaveInflightLocked(g)
 		}
@@ -133,6 +134,9 @@ type commitment struct {
 	at      []int
 	groups  []*group
 	indexed indexedResults
+	// payloads gathers the signature points of the accepted payload
+	// attestations, one merge task per aggregate they join.
+	payloads merger
 }
 
 // commit applies the first-seen rules and stores what they accept, under
@@ -145,6 +149,7 @@ func (p *Pool) commit(groups []*group, pre []Result) []outcome {
 		p.answerGroupLocked(c, g, pre[i])
 	}
 	p.storeSinglesLocked(c)
+	mergeAll(c.payloads.tasks, p.cfg.MergeWorkers)
 	return c.outs
 }
 

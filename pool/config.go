@@ -108,6 +108,14 @@ type Config struct {
 	// MaxPending bounds the signature sets queued, being verified or awaiting
 	// their verdict.
 	MaxPending int
+	// MaxPendingPerPeer bounds those of the messages one peer forwarded,
+	// so that no peer's flood takes the places of another's messages
+	// (ErrQueueFull). The messages of NoPeer count as one peer's once a
+	// message of a named peer has come: a node that passes no peers keeps
+	// all of MaxPending for its messages, while in one that does, the
+	// messages it cannot attribute crowd out no peer's. 0 means a quarter
+	// of MaxPending (see DefaultConfig); at most MaxPending.
+	MaxPendingPerPeer int
 	// MaxAggregates bounds the aggregates kept for block packing.
 	MaxAggregates int
 	// MaxData bounds the distinct AttestationData the pool keeps aggregates
@@ -243,7 +251,11 @@ const (
 // without waiting, as in the clients), VerifyWorkers and MergeWorkers
 // (GOMAXPROCS: the work is CPU-bound, one goroutine a core), PeerHalfLife
 // (SlotDuration: one invalid signature isolates its peer for a slot, the span
-// in which its attestations of that slot arrive) and, under BatchFixed,
+// in which its attestations of that slot arrive), MaxPendingPerPeer (a
+// quarter of MaxPending, half a slot of every subnet's attestations at the
+// default: a backlog bound, far above what one peer forwards first while the
+// pool keeps up, as a node's mesh peers share the first deliveries, and four
+// flooding peers are needed to fill MaxPending) and, under BatchFixed,
 // BatchDelay (FixedBatchDelay, Prysm's wait).
 //
 // The measurements quoted are the README's (2 vCPUs, GOMAXPROCS=2, a quiet
@@ -302,6 +314,7 @@ func (c *Config) fillDefaults() {
 	orDefault(&c.PeerHalfLife, c.SlotDuration)
 	orDefault(&c.MergeWorkers, runtime.GOMAXPROCS(0))
 	orDefault(&c.MaxPending, d.MaxPending)
+	orDefault(&c.MaxPendingPerPeer, max(aggregateSets, c.MaxPending/4))
 	orDefault(&c.MaxAggregates, d.MaxAggregates)
 	orDefault(&c.MaxData, d.MaxData)
 	orDefault(&c.MaxSeenAggregates, d.MaxSeenAggregates)
@@ -322,6 +335,8 @@ func (c Config) check() error {
 			c.BatchSize, c.MinBatch, c.BatchDelay, c.VerifyWorkers, c.MergeWorkers)
 	case c.MaxPending < aggregateSets, c.MaxAggregates < 1, c.MaxData < 1, c.MaxSeenAggregates < 1, c.MaxRootCache < 1:
 		return fmt.Errorf("%w: bounds must be positive", ErrConfig)
+	case c.MaxPendingPerPeer < aggregateSets, c.MaxPendingPerPeer > c.MaxPending:
+		return fmt.Errorf("%w: MaxPendingPerPeer %d of MaxPending %d", ErrConfig, c.MaxPendingPerPeer, c.MaxPending)
 	case c.PeerHalfLife < 0:
 		return fmt.Errorf("%w: PeerHalfLife %v", ErrConfig, c.PeerHalfLife)
 	case c.PruneInterval < 0:

@@ -27,7 +27,9 @@
 // specs' Electra (and Fulu) gossip topics beacon_attestation_{subnet_id} and
 // beacon_aggregate_and_proof, in the specs' order, and, for messages of
 // epochs from Node.Gloas.ForkEpoch on, the Gloas ones (data.index 0 or 1,
-// the payload status through ForkChoice.BlockPayload);
+// the payload status through ForkChoice.BlockPayload, and the aggregator's
+// signature over the root of the Gloas AggregateAndProof, whose Attestation
+// is a progressive container);
 // ValidatePayloadAttestation takes the Gloas payload_attestation_message
 // topic. Each rule is quoted where it is checked (rules.go,
 // rules_aggregate.go, rules_chain.go, ptc.go, complete.go). When
@@ -39,7 +41,10 @@
 // attestation topic the chain rules come before the signature). A message whose context ends
 // first is answered Ignore (ErrCancelled); a message submitted after Close,
 // Ignore (ErrClosed); a bound of the pool hit, Ignore (ErrQueueFull,
-// ErrPoolFull) at once. Every message gets exactly one verdict.
+// ErrPoolFull) at once. Every message gets exactly one verdict. An
+// accepted message's Result carries what fork choice needs of it: Indexed
+// (on_attestation) for an attestation or an aggregate, Payload
+// (on_payload_attestation_message) for a payload attestation.
 //
 // # Batching
 //
@@ -86,8 +91,15 @@
 // sets are queued and the batches being verified leave cores free (a
 // verifier sizes each call's parallelism to its work: two calls side by
 // side use many cores better than one spread over all of them), so that
-// batches stay large enough to be cheap and no set waits behind a search. The sets count against
-// MaxPending until their message is answered.
+// batches stay large enough to be cheap and no set waits behind a search.
+// The sets count against
+// MaxPending until their message is answered, and a peer's messages (those
+// of its Peer; NoPeer's count as one peer's once a named peer's have come)
+// hold at most Config.MaxPendingPerPeer of them, so that one peer's flood
+// refuses no other peer's message. When every caller of a message has gone
+// before its verdict (their contexts ended, as behind a gossip validator's
+// timeout), its sets still queued leave the queues and their places are
+// free at once; a set already in a batch is verified with it.
 //
 // # Peer isolation
 //
@@ -103,7 +115,11 @@
 // q, one at a time for a peer that sends as many invalid signatures as
 // valid ones, whose batches would fail and be searched), by a verify
 // goroutine of their own and no other: they fail no other peer's batch and
-// their search delays no other batch. An identical copy of a message that
+// their search delays no other batch. That goroutine spends at most a
+// quarter of a core verifying (it rests three times as long as each call
+// took), so an isolated attacker's flood takes little from the others'
+// batches: what its lane cannot verify before the callers' contexts end
+// leaves the queues. An identical copy of a message that
 // waits in an isolated peer's lane, forwarded by a peer that is not
 // isolated, takes it out to the others' queues and answers for it, so an
 // attacker that forwards valid messages first cannot hold up their honest
@@ -166,8 +182,10 @@
 // node builds one verifier.Verifier, passes it as Config.SignatureVerifier
 // (the pool neither closes it nor builds its own; anything with
 // Verify([]verifier.Set) []bool will do, and VerifyStream,
-// VerifyStreamSearch and Stats are used when present) and closes it after
-// the pool. The verifier's counters then
+// VerifyStreamSearch, VerifySuspect and Stats are used when present) and
+// closes it after the pool. The isolated peers' sets go to VerifySuspect,
+// so that their invalid signatures do not steer the search of the other
+// users' failing calls. The verifier's counters then
 // count all its users' work; two pools that register on one registry need
 // prometheus.WrapRegistererWith(prometheus.Labels{...}) to keep their names
 // apart. A node whose key cache holds blst points turns them into keys with
@@ -181,6 +199,18 @@
 // are kept apart; one that contains another replaces it. AttestationsForBlock
 // joins, per AttestationData, one aggregate per committee into an on-chain
 // Electra attestation (compute_on_chain_aggregate) and picks at most
-// MAX_ATTESTATIONS_ELECTRA of them greedily by new attesters. Each slot the
-// pool drops everything older than the previous epoch.
+// MAX_ATTESTATIONS_ELECTRA of them to include the most attesters not yet on
+// chain, exactly: the best set of each committee's aggregates for the
+// attestations a data gets, and the best split of the block between data;
+// GloasAttestationsForBlock gives the same choice as the Gloas containers
+// (EIP-7688), which a block of a Gloas slot holds. Each slot the pool drops
+// everything older than the previous epoch.
+//
+// An accepted payload attestation is merged at once into the aggregate of
+// its PayloadAttestationData: its bits at every position of its validator
+// in the slot's PTC, its signature point, decoded once, added once per
+// position. PayloadAttestationsForBlock (MinimalPayloadAttestationsForBlock
+// for the minimal preset) gives the next block's, at most
+// MAX_PAYLOAD_ATTESTATIONS, the most positions first; they are dropped once
+// the slot after theirs is over.
 package pool

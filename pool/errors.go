@@ -55,6 +55,11 @@ type Result struct {
 	// so that the node need not compute committees again. Its Data may be
 	// shared with other Results: do not modify it. nil otherwise.
 	Indexed *attestation.IndexedAttestation
+	// Payload is, when a payload attestation message is accepted, what fork
+	// choice needs of it (on_payload_attestation_message): its validator,
+	// its data and the validator's positions in the slot's PTC. nil
+	// otherwise.
+	Payload *PayloadVote
 }
 
 // Error returns the verdict and its reason.
@@ -205,7 +210,8 @@ var (
 	// ErrUnknownValidator: the node has no public key for a validator of the
 	// message. IGNORE.
 	ErrUnknownValidator = newRule("unknown_validator", "no public key for validator")
-	// ErrQueueFull: the signature queue is at its bound. IGNORE.
+	// ErrQueueFull: the signature queue is at its bound (MaxPending, or
+	// MaxPendingPerPeer for the forwarding peer). IGNORE.
 	ErrQueueFull = newRule("queue_full", "signature queue full")
 	// ErrPoolFull: a bound of the pool's indexes is hit. IGNORE.
 	ErrPoolFull = newRule("pool_full", "pool full")

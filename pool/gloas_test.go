@@ -1,6 +1,7 @@
 package pool
 
 import (
+	"bytes"
 	"context"
 	"testing"
 	"testing/synctest"
@@ -130,5 +131,85 @@ func TestGloasCheckpointLookupKeepsReject(t *testing.T) {
 		wantResult(t, p.ValidateAttestation(context.Background(), NoPeer, att, subnet), Reject, ErrSameSlotPayload)
 		att, subnet = e.single(e.data(testSlot), 1, 4)
 		wantResult(t, p.ValidateAttestation(context.Background(), NoPeer, att, subnet), Ignore, ErrBlockUnknown)
+	})
+}
+
+// TestGloasAggregatorSigningRoot: from the Gloas fork on, the aggregator
+// signs the root of the AggregateAndProof holding the Gloas Attestation (a
+// progressive container, EIP-7688); before it, the Electra one's. An
+// aggregate signed over the other fork's root is rejected.
+func TestGloasAggregatorSigningRoot(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		forkEpoch uint64 // testSlot is in epoch 1
+		gloasRoot bool   // the aggregator signs the Gloas root
+		verdict   Verdict
+	}{
+		{"gloas, gloas root", 1, true, Accept},
+		{"gloas, electra root", 1, false, Reject},
+		{"electra, electra root", 2, false, Accept},
+		{"electra, gloas root", 2, true, Reject},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				e := newEnv(t, 2, 32, 100)
+				e.gloas(c.forkEpoch)
+				e.setSlot(testSlot, 1000)
+				p := e.pool(Config{})
+				sap := e.aggregate(e.data(testSlot), 1, []uint64{0, 5, 31})
+				aap := *sap.Message
+				var msg hashRooter = &aap
+				if c.gloasRoot {
+					msg = aap.Gloas()
+				}
+				sap.Signature = e.signAggregateAndProofRoot(aap.AggregatorIndex, msg, 1)
+				res := p.ValidateAggregate(context.Background(), NoPeer, sap)
+				if c.verdict == Accept {
+					wantResult(t, res, Accept, nil)
+				} else {
+					wantResult(t, res, Reject, ErrInvalidAggregatorSignature)
+				}
+			})
+		})
+	}
+}
+
+// TestGloasAttestationsForBlock: a block of a Gloas slot gets the packed
+// attestations as Gloas containers, the same bytes as the Electra ones but
+// the progressive roots; before the fork there are none.
+func TestGloasAttestationsForBlock(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, 2, 16, 100)
+		e.gloas(1)
+		e.setSlot(testSlot, 1000)
+		p := e.pool(Config{})
+		for _, ci := range []uint64{0, 1} {
+			wantResult(t, p.ValidateAggregate(context.Background(), NoPeer, e.aggregate(e.data(testSlot), ci, []uint64{ci, 2, 9})), Accept, nil)
+		}
+		electra := p.AttestationsForBlock(testSlot + 1)
+		gloas := p.GloasAttestationsForBlock(testSlot+1, nil)
+		if len(electra) != 1 || len(gloas) != 1 {
+			t.Fatalf("%d Electra and %d Gloas attestations, want 1 each", len(electra), len(gloas))
+		}
+		ge, err := electra[0].MarshalSSZ()
+		if err != nil {
+			t.Fatal(err)
+		}
+		gg, err := gloas[0].MarshalSSZ()
+		if err != nil {
+			t.Fatal(err)
+		}
+		re, _ := electra[0].HashTreeRoot()
+		rg, _ := gloas[0].HashTreeRoot()
+		if !bytes.Equal(ge, gg) || re == rg || gloas[0].CommitteeBits.Count() != 2 || !e.verifyOnChain((*attestation.Attestation)(gloas[0])) {
+			t.Fatalf("Gloas attestation: same bytes %v, roots %x %x, %d committees", bytes.Equal(ge, gg), re, rg, gloas[0].CommitteeBits.Count())
+		}
+		if got := p.GloasAttestationsForBlock(testSlot, func(*attestation.AttestationData) bool { return false }); len(got) != 0 {
+			t.Fatalf("%d attestations for nothing includable", len(got))
+		}
+		e.node.Gloas.ForkEpoch = 2
+		if got := p.GloasAttestationsForBlock(testSlot+1, nil); got != nil {
+			t.Fatalf("%d Gloas attestations before the fork", len(got))
+		}
 	})
 }

@@ -261,13 +261,19 @@ func (e *gsEnv) aggregate(d *attestation.AttestationData, index uint64, particip
 	return e.signedAggregate(who, agg)
 }
 
-// signedAggregate is get_aggregate_and_proof and its signature.
+// signedAggregate is get_aggregate_and_proof and its signature, over the
+// fork's AggregateAndProof (in Gloas, the one holding the progressive
+// Attestation).
 func (e *gsEnv) signedAggregate(aggregator uint64, agg *attestation.Attestation) *attestation.SignedAggregateAndProof {
 	aap := &attestation.AggregateAndProof{
 		AggregatorIndex: aggregator, Aggregate: agg,
 		SelectionProof: e.selectionProof(aggregator, agg.Data.Slot),
 	}
-	return &attestation.SignedAggregateAndProof{Message: aap, Signature: e.env().signAggregateAndProof(aap)}
+	var msg hashRooter = aap
+	if e.fork == "gloas" {
+		msg = aap.Gloas()
+	}
+	return &attestation.SignedAggregateAndProof{Message: aap, Signature: e.env().signAggregateAndProofRoot(aggregator, msg, agg.Data.Target.Epoch)}
 }
 
 // run sends the messages to a new pool over the node, in order, each at

@@ -186,16 +186,31 @@ func committeeBits(ci uint64) bitfield.Bitvector64 {
 	return cb
 }
 
+// signAggregateAndProof signs aap as its aggregator does: the Electra
+// container's root, or from the Gloas fork on the Gloas one's.
 func (e *env) signAggregateAndProof(aap *attestation.AggregateAndProof) [96]byte {
 	c := *aap
 	a := *aap.Aggregate
 	a.Data = a.Data.Copy()
 	c.Aggregate = &a
-	r, err := ssz.ComputeSigningRoot(&c, e.domain(ssz.DomainAggregateAndProof, a.Data.Target.Epoch))
+	var msg hashRooter = &c
+	if e.node.Gloas != nil && a.Data.Slot/e.spe >= e.node.Gloas.ForkEpoch {
+		msg = c.Gloas()
+	}
+	return e.signAggregateAndProofRoot(c.AggregatorIndex, msg, a.Data.Target.Epoch)
+}
+
+// hashRooter is an SSZ container.
+type hashRooter interface{ HashTreeRoot() ([32]byte, error) }
+
+// signAggregateAndProofRoot signs the AggregateAndProof msg of epoch as
+// validator.
+func (e *env) signAggregateAndProofRoot(validator uint64, msg hashRooter, epoch uint64) [96]byte {
+	r, err := msg.HashTreeRoot()
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	return e.sign(aap.AggregatorIndex, r)
+	return e.sign(validator, ssz.ComputeSigningRootFromRoot(r, e.domain(ssz.DomainAggregateAndProof, epoch)))
 }
 
 // perSignature is the per-signature baseline of the benchmarks, a
@@ -341,6 +356,13 @@ func checkInvariants(t testing.TB, p *Pool) {
 	inflight := len(p.attestations.inflight) + len(p.aggregates.inflight) + len(p.payloadAttestations.inflight)
 	if p.closed.Load() && (inflight != 0 || p.pending.Load() != 0 || p.followers != 0) {
 		t.Errorf("closed pool has work in flight: %d groups, %d sets, %d followers", inflight, p.pending.Load(), p.followers)
+	}
+	held := 0
+	for _, n := range p.peerPending {
+		held += n
+	}
+	if p.closed.Load() && held != 0 {
+		t.Errorf("closed pool: peers hold %d places (%v)", held, p.peerPending)
 	}
 }
 

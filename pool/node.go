@@ -110,7 +110,8 @@ type GloasNode struct {
 // Node is what the beacon node supplies to the pool. Every field but Clock
 // is required.
 type Node struct {
-	// GenesisTime is the start of slot 0.
+	// GenesisTime is the start of slot 0; required (the zero time is
+	// refused).
 	GenesisTime time.Time
 	// Clock is the wall clock; nil means the system clock.
 	Clock      Clock
@@ -130,6 +131,10 @@ func (n Node) check() (Node, error) {
 		n.Clock = SystemClock{}
 	}
 	switch {
+	case n.GenesisTime.IsZero():
+		// The zero time would put the clock billions of slots past genesis:
+		// every message would be ignored as outside the slot window.
+		return n, fmt.Errorf("%w: Node.GenesisTime is the zero time", ErrConfig)
 	case n.Keys == nil:
 		return n, fmt.Errorf("%w: Node.Keys is nil", ErrConfig)
 	case n.Committees == nil:

@@ -2,6 +2,7 @@ package pool
 
 import (
 	"math"
+	"slices"
 	"time"
 )
 
@@ -192,6 +193,14 @@ func (l *lanes) extract(match func(*job) bool) []*job {
 	clear(l.turn[len(kept):])
 	l.turn = kept
 	return out
+}
+
+// forget drops the lane of p, emptied.
+func (l *lanes) forget(p Peer) {
+	delete(l.byPeer, p)
+	if i := slices.Index(l.turn, p); i >= 0 {
+		l.turn = slices.Delete(l.turn, i, i+1)
+	}
 }
 
 // take returns up to size(p) sets of p, the next peer in turn.

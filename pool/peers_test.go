@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -502,4 +503,96 @@ func TestBatcherSuspectsLast(t *testing.T) {
 	if batch, _, _, _ := off.take(backup); len(batch) != 2 || len(off.suspects) != 0 {
 		t.Fatalf("without isolation: batch of %d, suspects %v; want 2 sets, none", len(batch), off.suspects)
 	}
+}
+
+// TestIsolatedCallsSteerNoSearch: the isolated peers' calls, one invalid
+// set each, do not feed the recent invalid share of a shared verifier, so
+// another user's failing call (a block's 256 signatures, one invalid) is
+// still searched in a few checks rather than set by set.
+func TestIsolatedCallsSteerNoSearch(t *testing.T) {
+	const n, invalid = 256, 200
+	e := newEnv(t, 2, n/2, 100)
+	e.setSlot(testSlot, 1000)
+	v := newTestVerifier(t)
+	p := e.pool(Config{SignatureVerifier: v})
+	d := e.data(testSlot)
+	ctx := context.Background()
+	root := e.dataSigningRoot(d)
+	sets := make([]verifier.Set, n)
+	for i := range sets {
+		att, _ := e.single(d, uint64(i%2), uint64(i/2))
+		sets[i] = verifier.Set{Root: root, PublicKey: e.keys.PublicKey(att.AttesterIndex), Signature: att.Signature}
+	}
+	// The verifier's traffic so far: valid.
+	for i, ok := range v.Verify(sets) {
+		if !ok {
+			t.Fatalf("set %d: invalid", i)
+		}
+	}
+	for i := range invalid {
+		att, subnet := e.single(d, uint64(i%2), uint64(i/2))
+		att.Signature = e.sign(att.AttesterIndex, [32]byte{byte(i), 0xba, 0xd})
+		wantResult(t, p.ValidateAttestation(ctx, "attacker", att, subnet), Reject, ErrInvalidSignature)
+	}
+	if got := metricValue(p.metrics.isolated); got != invalid-1 {
+		t.Fatalf("%v sets verified apart, want %d", got, invalid-1)
+	}
+	sets[77].Signature = sets[78].Signature
+	before := v.Stats()
+	for i, ok := range v.Verify(sets) {
+		if ok != (i != 77) {
+			t.Fatalf("set %d: %v", i, ok)
+		}
+	}
+	after := v.Stats()
+	checks, alone := after.Checks-before.Checks, after.Individual-before.Individual
+	t.Logf("after %d isolated invalid calls, a %d-set call with one invalid set: %d checks, %d sets alone", invalid-1, n, checks, alone)
+	if checks+alone > 8 {
+		t.Fatalf("after %d isolated invalid calls, a %d-set call with one invalid set took %d checks and %d sets alone", invalid-1, n, checks, alone)
+	}
+}
+
+// sleepyVerifier takes d (of the synctest bubble's time) per call, then
+// verifies with v; calls counts its calls.
+type sleepyVerifier struct {
+	v     *verifier.Verifier
+	d     time.Duration
+	calls atomic.Int64
+}
+
+func (s *sleepyVerifier) Verify(sets []verifier.Set) []bool {
+	s.calls.Add(1)
+	time.Sleep(s.d)
+	return s.v.Verify(sets)
+}
+
+// TestLaneRests: the isolated peers' goroutine spends at most isolatedShare
+// of its time verifying: its messages, verified in calls of 10 ms, are
+// answered over four times the calls' time (fake time: the calls' length
+// is the verifier's sleep).
+func TestLaneRests(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, 1, 16, 100)
+		e.setSlot(testSlot, 1000)
+		sv := &sleepyVerifier{v: newTestVerifier(t), d: 10 * time.Millisecond}
+		p := e.pool(Config{SignatureVerifier: sv})
+		msgs := e.attMsgs(testSlot)
+		e.isolate(t, p, "x", msgs[0])
+		time.Sleep(time.Second) // past the isolating call's rest
+		before := sv.calls.Load()
+		start := time.Now()
+		var chans []<-chan Result
+		for _, m := range msgs[1:9] {
+			chans = append(chans, m.submit(context.Background(), p, "x"))
+		}
+		for _, c := range chans {
+			wantResult(t, <-c, Accept, nil)
+		}
+		took, calls := time.Since(start), sv.calls.Load()-before
+		busy := time.Duration(calls) * sv.d
+		t.Logf("%d lane calls (%v verifying) answered in %v", calls, busy, took)
+		if rest := time.Duration(float64(busy-sv.d) * (1/isolatedShare - 1)); took < busy+rest {
+			t.Fatalf("%d lane calls of %v answered in %v: the lane verified more than %.0f%% of the time", calls, sv.d, took, 100*isolatedShare)
+		}
+	})
 }

@@ -41,15 +41,21 @@ type Pool struct {
 	// mu.
 	attestations, aggregates, payloadAttestations *topic
 
-	mu         sync.Mutex // guards what follows
-	attSeen    *epochSeen // (target epoch, attester) of valid attestations
-	aggrSeen   *epochSeen // (target epoch, aggregator) of valid aggregates
-	aggSeen    *seenAggregates
-	ptcSeen    *epochSeen // (slot, PTC member) of valid payload attestations
-	store      *aggStore
-	included   includedBits // attesters blocks included, per committee
-	followers  int          // copies waiting on a message in flight (bounded by MaxPending)
-	prunedSlot uint64
+	mu        sync.Mutex // guards what follows
+	attSeen   *epochSeen // (target epoch, attester) of valid attestations
+	aggrSeen  *epochSeen // (target epoch, aggregator) of valid aggregates
+	aggSeen   *seenAggregates
+	ptcSeen   *epochSeen // (slot, PTC member) of valid payload attestations
+	payloads  *payloadStore
+	store     *aggStore
+	included  includedBits // attesters blocks included, per committee
+	followers int          // copies waiting on a message in flight (bounded by MaxPending)
+	// peerPending is the places (pending sets) each peer's messages hold,
+	// bounded by MaxPendingPerPeer; peersNamed is set once a message of a
+	// peer other than NoPeer came (pending.go).
+	peerPending map[Peer]int
+	peersNamed  bool
+	prunedSlot  uint64
 
 	closed    atomic.Bool
 	closeOnce sync.Once
@@ -104,21 +110,23 @@ func (c Config) signatureVerifier() (v SignatureVerifier, own *verifier.Verifier
 // started and its metrics not made.
 func newPool(cfg Config, node Node, v SignatureVerifier, own *verifier.Verifier) *Pool {
 	p := &Pool{
-		cfg:      cfg,
-		node:     node,
-		log:      cfg.Logger.WithField("component", "attpool"),
-		v:        v,
-		own:      own,
-		slotMs:   cfg.SlotDuration.Milliseconds(),
-		domains:  newDomainCache(node.Forks),
-		batch:    newBatcher(cfg),
-		done:     newCompleter(),
-		attSeen:  newEpochSeen(cfg.MaxValidators),
-		aggrSeen: newEpochSeen(cfg.MaxValidators),
-		aggSeen:  newSeenAggregates(cfg.MaxSeenAggregates),
-		ptcSeen:  newEpochSeen(cfg.MaxValidators),
-		store:    newAggStore(cfg.MaxAggregates, cfg.MaxData, cfg.MergeWorkers),
-		quit:     make(chan struct{}),
+		cfg:         cfg,
+		node:        node,
+		log:         cfg.Logger.WithField("component", "attpool"),
+		v:           v,
+		own:         own,
+		slotMs:      cfg.SlotDuration.Milliseconds(),
+		domains:     newDomainCache(node.Forks),
+		batch:       newBatcher(cfg),
+		done:        newCompleter(),
+		attSeen:     newEpochSeen(cfg.MaxValidators),
+		aggrSeen:    newEpochSeen(cfg.MaxValidators),
+		aggSeen:     newSeenAggregates(cfg.MaxSeenAggregates),
+		ptcSeen:     newEpochSeen(cfg.MaxValidators),
+		payloads:    newPayloadStore(),
+		peerPending: make(map[Peer]int),
+		store:       newAggStore(cfg.MaxAggregates, cfg.MaxData, cfg.MergeWorkers),
+		quit:        make(chan struct{}),
 		// Half the cores: the intake's decoding runs beside the verify
 		// goroutines' work, and never takes their cores from them.
 		intakeDecodes: int64(max(1, runtime.GOMAXPROCS(0)/2)),
@@ -182,14 +190,19 @@ func (p *Pool) loop() {
 	}
 }
 
-// prune drops what neither gossip nor a block may still use: everything of
-// epochs before the previous one (the clock disparity allowance included).
+// prune drops what neither gossip nor a block may still use (the clock
+// disparity allowance included): the payload attestations of slots before
+// the previous one, everything else of epochs before the previous one.
 func (p *Pool) prune() {
 	now := p.nowMs() - MaximumGossipClockDisparity.Milliseconds()
 	if now < 0 {
 		return
 	}
-	epoch := uint64(now/p.slotMs) / p.cfg.SlotsPerEpoch
+	slot := uint64(now / p.slotMs)
+	p.mu.Lock()
+	p.prunePayloadsLocked(max(slot, 1) - 1)
+	p.mu.Unlock()
+	epoch := slot / p.cfg.SlotsPerEpoch
 	if epoch == 0 {
 		return
 	}
@@ -220,6 +233,10 @@ type Stats struct {
 	Data          int
 	SeenAttesters int
 	Bisections    int64 // failing batches the verifier split in two
+	// PayloadAggregates is the number of payload attestation aggregates
+	// kept for blocks: one per PayloadAttestationData voted on (and per
+	// PTC, should the node's PTC of a slot change).
+	PayloadAggregates int
 }
 
 // Stats returns the pool's current sizes.
@@ -227,11 +244,12 @@ func (p *Pool) Stats() Stats {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return Stats{
-		Pending:       int(p.pending.Load()),
-		Aggregates:    p.store.n,
-		Data:          len(p.store.byRoot),
-		SeenAttesters: p.attSeen.count(),
-		Bisections:    bisections(p.v),
+		Pending:           int(p.pending.Load()),
+		Aggregates:        p.store.n,
+		Data:              len(p.store.byRoot),
+		SeenAttesters:     p.attSeen.count(),
+		Bisections:        bisections(p.v),
+		PayloadAggregates: len(p.payloads.byKey),
 	}
 }
 
@@ -325,6 +343,9 @@ type request struct {
 	p     *Pool
 	topic *topic
 	start time.Time
+	// g is the group r waits on once its message is queued or joined a
+	// copy in flight; guarded by the pool's mutex.
+	g *group
 }
 
 func (p *Pool) newRequest(ctx context.Context, t *topic) *request {
@@ -332,6 +353,7 @@ func (p *Pool) newRequest(ctx context.Context, t *topic) *request {
 	if ctx.Done() != nil {
 		r.stop = context.AfterFunc(ctx, func() {
 			if r.claim() {
+				p.cancelled(r) // first: a caller that sees the verdict finds the places given back
 				r.send(ignore(fmt.Errorf("%w: %w", ErrCancelled, context.Cause(ctx))))
 			}
 		})

@@ -124,20 +124,25 @@ func TestPayloadAttestationCopiesShareVerification(t *testing.T) {
 	})
 }
 
-// TestWholePTC: the 512 members of a slot's PTC, voting on two data, with
-// one bad signature among them, next to attestations of the same slot.
+// TestWholePTC: the 512 distinct members of a slot's PTC, voting on two
+// data, with one bad signature among them, next to attestations of the same
+// slot; the next block's two payload attestations cover every other member
+// and verify.
 func TestWholePTC(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		e := newEnv(t, 4, 128, 100)
-		e.gloas(0)
-		e.setSlot(testSlot, 1000)
-		p := e.pool(Config{BatchSize: 128})
-		ptc, _ := memnode.CommitteePTC{Committees: e.comm, SlotsPerEpoch: e.spe}.PTC(testSlot)
+		e, p := newPTCEnv(t, 4, 128, Config{BatchSize: 128})
+		ptc, _ := e.node.Gloas.PTC.PTC(testSlot)
 		var chans []<-chan Result
+		var present, absent []uint64
 		for i, v := range ptc {
 			m := e.ptcMessage(testSlot, v, i%3 != 0)
-			if i == 100 {
+			switch {
+			case i == 100:
 				m.Signature = e.sign(v+1, [32]byte{1})
+			case i%3 != 0:
+				present = append(present, v)
+			default:
+				absent = append(absent, v)
 			}
 			chans = append(chans, p.ValidatePayloadAttestationAsync(context.Background(), NoPeer, m))
 		}
@@ -151,19 +156,62 @@ func TestWholePTC(t *testing.T) {
 			}
 		}
 		wantResult(t, <-attCh, Accept, nil)
+		got := p.PayloadAttestationsForBlock(testSlot+1, blockRoot(testSlot))
+		if len(got) != 2 {
+			t.Fatalf("%d payload attestations, want 2", len(got))
+		}
+		for i, voters := range [][]uint64{present, absent} {
+			e.wantBits(t, mainnetAtt(got[i]), voters)
+			e.processPayloadAttestation(t, mainnetAtt(got[i]), testSlot+1, blockRoot(testSlot))
+		}
+	})
+}
+
+// TestMinimalPTC: a PTC of the minimal preset's 16 members (CommitteePTC
+// with Size): its members are accepted, a validator of the slot's
+// committees outside it is not; the next block's payload attestation, a
+// minimal preset's container, covers every member and verifies.
+func TestMinimalPTC(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, 2, 32, 100)
+		ptcs := memnode.CommitteePTC{Committees: e.comm, SlotsPerEpoch: e.spe, Size: attestation.MinimalPTCSize}
+		e.node.Gloas = &GloasNode{ForkEpoch: 0, PTC: ptcs}
+		e.setSlot(testSlot, 1000)
+		p := e.pool(Config{})
+		ptc, _ := ptcs.PTC(testSlot)
+		if len(ptc) != attestation.MinimalPTCSize {
+			t.Fatalf("a PTC of %d members", len(ptc))
+		}
+		for _, v := range ptc {
+			wantResult(t, p.ValidatePayloadAttestation(context.Background(), NoPeer, e.ptcMessage(testSlot, v, true)), Accept, nil)
+		}
+		outside := e.comm.validator(testSlot, 1, 31) // position 63 of the 64: past the 16
+		wantResult(t, p.ValidatePayloadAttestation(context.Background(), NoPeer, e.ptcMessage(testSlot, outside, true)), Reject, ErrNotInPTC)
+		got := p.MinimalPayloadAttestationsForBlock(testSlot+1, blockRoot(testSlot))
+		if len(got) != 1 {
+			t.Fatalf("%d minimal payload attestations", len(got))
+		}
+		e.wantBits(t, minimalAtt(got[0]), ptc)
+		e.processPayloadAttestation(t, minimalAtt(got[0]), testSlot+1, blockRoot(testSlot))
+		if n := len(p.PayloadAttestationsForBlock(testSlot+1, blockRoot(testSlot))); n != 0 {
+			t.Fatalf("%d mainnet payload attestations over a PTC of 16", n)
+		}
 	})
 }
 
 // BenchmarkPTCSlot submits the 512 payload attestations of one slot (the
 // PTC of a slot with 4 committees of 128; two thirds vote the payload
-// present, one third absent, so two signing roots) and waits for every
-// verdict. Cases: batched; the per-signature baseline (perSignature).
-// wall-ms is the time from the first submission to the last verdict.
+// present, one third absent, so two signing roots), waits for every
+// verdict, then asks for the next block's payload attestations. Cases:
+// batched; the per-signature baseline (perSignature). wall-ms is the time
+// from the first submission to the last verdict; block-ms, to the block's
+// payload attestations in hand; pack-us, the PayloadAttestationsForBlock
+// call alone.
 func BenchmarkPTCSlot(b *testing.B) {
 	e := newEnv(b, 4, 128, 100)
 	e.gloas(0)
 	e.setSlot(testSlot, 1000)
-	ptc, _ := memnode.CommitteePTC{Committees: e.comm, SlotsPerEpoch: e.spe}.PTC(testSlot)
+	ptc, _ := e.node.Gloas.PTC.PTC(testSlot)
 	msgs := make([]*attestation.PayloadAttestationMessage, len(ptc))
 	for i, v := range ptc {
 		msgs[i] = e.ptcMessage(testSlot, v, i%3 != 0)
@@ -176,7 +224,7 @@ func BenchmarkPTCSlot(b *testing.B) {
 		{"per-signature", Config{SignatureVerifier: perSignature(b)}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			var total time.Duration
+			var wall, block, pack time.Duration
 			for b.Loop() {
 				p, err := New(c.cfg, e.node)
 				if err != nil {
@@ -192,10 +240,18 @@ func BenchmarkPTCSlot(b *testing.B) {
 						b.Fatal(r)
 					}
 				}
-				total += time.Since(start)
+				verdicts := time.Now()
+				pas := p.PayloadAttestationsForBlock(testSlot+1, blockRoot(testSlot))
+				done := time.Now()
+				wall, block, pack = wall+verdicts.Sub(start), block+done.Sub(start), pack+done.Sub(verdicts)
+				if len(pas) != 2 || pas[0].AggregationBits.Count()+pas[1].AggregationBits.Count() != uint64(len(msgs)) {
+					b.Fatalf("%d payload attestations", len(pas))
+				}
 				p.Close()
 			}
-			b.ReportMetric(float64(total.Milliseconds())/float64(b.N), "wall-ms")
+			b.ReportMetric(float64(wall.Microseconds())/1e3/float64(b.N), "wall-ms")
+			b.ReportMetric(float64(block.Microseconds())/1e3/float64(b.N), "block-ms")
+			b.ReportMetric(float64(pack.Nanoseconds())/1e3/float64(b.N), "pack-us")
 		})
 	}
 }

@@ -3,6 +3,7 @@ package pool
 import (
 	"context"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/attpool/attpool/attestation"
@@ -54,7 +55,8 @@ type group struct {
 	// (attesterKey, job.undecoded).
 	point crypto.Signature
 
-	// attestation
+	// attestation: the attester's position in its committee and the
+	// committee's size; payload attestation: the PTC's size
 	pos, size uint64
 
 	// aggregate
@@ -62,6 +64,21 @@ type group struct {
 	attesters []uint64         // the validators of bits, in increasing index order
 	msgRoot   [32]byte         // hash_tree_root(aggregate_and_proof)
 	outer     [96]byte         // signed_aggregate_and_proof.signature
+
+	// payload attestation
+	ptcData   attestation.PayloadAttestationData // the pool's copy
+	positions []uint64                           // the validator's positions in the PTC, increasing
+	ptcSum    uint64                             // the PTC's ptcFingerprint
+
+	// jobs are the message's signature sets once queued, owner the peer
+	// whose places they hold (pending.go).
+	jobs  []*job
+	owner Peer
+	// left is set (under the pool's mutex) once the group is no longer in
+	// flight: verified, refused by a closed pool, or dropped, which is set
+	// when every caller went before the verdict (cancelled).
+	left    bool
+	dropped atomic.Bool
 }
 
 // ValidateAttestation validates a SingleAttestation received on subnet
@@ -343,6 +360,7 @@ func (p *Pool) joinLocked(lead *group, r *request) (Result, bool) {
 	}
 	p.followers++
 	lead.reqs = append(lead.reqs, r)
+	r.g = lead
 	return Result{}, true
 }
 
@@ -405,34 +423,44 @@ func (p *Pool) publicKey(index uint64) (*crypto.PublicKey, Result) {
 // enqueue registers g as in flight and queues its jobs, one per signature
 // of g, unless a bound is hit or the pool is closed.
 func (p *Pool) enqueue(g *group, jobs ...*job) (Result, bool) {
-	g.remaining = len(jobs)
-	n := int64(len(jobs))
+	g.remaining, g.jobs, g.owner = len(jobs), jobs, jobs[0].from
 	inflight := g.t.inflight
 	p.mu.Lock()
+	if !g.liveLocked() {
+		// The caller's context ended during the intake: answered Ignore
+		// already, and nothing to verify.
+		p.mu.Unlock()
+		return Result{}, true
+	}
 	if g.t.stored && !p.store.canStore(g.agg) {
 		p.mu.Unlock()
 		return ignore(ErrPoolFull), false
 	}
-	if !p.reservePending(n) {
+	if !p.reserveLocked(g.owner, len(jobs)) {
 		p.mu.Unlock()
 		return ignore(ErrQueueFull), false
 	}
 	if inflight[g.key] == nil {
 		inflight[g.key] = g
 	}
+	g.reqs[0].g = g
 	p.mu.Unlock()
-	if p.batch.add(jobs...) {
+	if !p.batch.add(jobs...) {
+		p.answerClosed(g)
 		return Result{}, true
 	}
-	p.pending.Add(-n)
-	p.answerClosed(g)
+	if g.dropped.Load() { // its caller went while its sets were queued
+		p.dropQueued(g)
+	}
 	return Result{}, true
 }
 
 // answerClosed answers a group the batcher refused, closed meanwhile
-// (copies may have joined it).
+// (copies may have joined it), and gives back its places.
 func (p *Pool) answerClosed(g *group) {
+	p.pending.Add(-int64(len(g.jobs)))
 	p.mu.Lock()
+	p.releasePeerLocked(g.owner, len(g.jobs))
 	p.leaveInflightLocked(g)
 	reqs := g.reqs
 	g.reqs = nil
@@ -445,6 +473,10 @@ func (p *Pool) answerClosed(g *group) {
 // leaveInflightLocked forgets g as the in-flight copy of its message: no
 // copy joins it any more, and those that did stop counting as followers.
 func (p *Pool) leaveInflightLocked(g *group) {
+	if g.left {
+		return
+	}
+	g.left = true
 	if g.t.inflight[g.key] == g {
 		delete(g.t.inflight, g.key)
 	}

@@ -127,17 +127,28 @@ func errorIsShuffling(res Result) bool {
 func (p *Pool) newAggregateGroup(r *request, m *intake, sap *attestation.SignedAggregateAndProof) (*group, Result, bool) {
 	aap := sap.Message
 	aggregate := aap.Aggregate
-	msg := *aap
-	msgAgg := *aggregate
-	msgAgg.Data = m.info.data
-	msg.Aggregate = &msgAgg
-	msgRoot, err := msg.HashTreeRoot()
+	msgRoot, err := p.aggregateAndProofRoot(aap, m.info.data)
 	if err != nil {
 		return nil, rejectf(ErrMalformed, "%w", err), false
 	}
 	g := m.newGroup(p.aggregates, r, aap.AggregatorIndex, aggregate.Signature)
 	g.bits, g.msgRoot, g.outer = bytes.Clone(aggregate.AggregationBits), msgRoot, sap.Signature
 	return g, Result{}, true
+}
+
+// aggregateAndProofRoot is hash_tree_root(aggregate_and_proof), the root
+// the aggregator signs, over the pool's copy of the data. From the Gloas
+// fork on, the AggregateAndProof holds the Gloas Attestation, a progressive
+// container (EIP-7688) with the same encoding and another root.
+func (p *Pool) aggregateAndProofRoot(aap *attestation.AggregateAndProof, data *attestation.AttestationData) ([32]byte, error) {
+	aggregate := *aap.Aggregate
+	aggregate.Data = data
+	msg := *aap
+	msg.Aggregate = &aggregate
+	if p.isGloas(p.epochOf(data.Slot)) {
+		return msg.Gloas().HashTreeRoot()
+	}
+	return msg.HashTreeRoot()
 }
 
 // checkAggregateSeenLocked runs the two first-seen rules of aggregates, at

@@ -12,8 +12,8 @@
 //
 // (a relative path is taken from the repository root, so the README's
 // CONSENSUS_SPEC_TESTS=../shared/spec-tests/tests works from every package;
-// without the variable, or with one naming no path, the vector test skips
-// itself and says so, and a variable naming a file fails it), or as a
+// without the variable the vector test skips itself and says so, and a
+// variable naming a folder that does not exist, or a file, fails it), or as a
 // command that prints per-handler counts and fails when no case ran:
 //
 //	go run ./spectest/cmd/spectest /path/to/consensus-spec-tests/tests

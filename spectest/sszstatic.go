@@ -40,7 +40,7 @@ type TypeKey struct {
 var sszTypes = sszRegistry()
 
 // The attpool types of each group of spec containers. A type's spec name is
-// its Go name without the preset prefix (Minimal, Phase0).
+// its Go name without the preset and fork prefixes (Minimal, Phase0, Gloas).
 var (
 	// Containers of every fork and preset.
 	commonTypes = []Object{new(attestation.Checkpoint), new(attestation.AttestationData), new(attestation.Fork),
@@ -57,10 +57,20 @@ var (
 			new(attestation.MinimalIndexedAttestation), new(attestation.MinimalAggregateAndProof),
 			new(attestation.MinimalSignedAggregateAndProof)},
 	}
-	// Gloas (EIP-7732) keeps the Electra attestation containers and adds the
-	// payload timeliness committee's (the same in both presets).
-	gloasTypes = []Object{new(attestation.PayloadAttestationData), new(attestation.PayloadAttestationMessage),
-		new(attestation.PayloadAttestation)}
+	// Gloas: the attestation containers of EIP-7688 (progressive; the
+	// IndexedAttestation and SingleAttestation of both presets) and those
+	// of the payload timeliness committee (EIP-7732; PTC_SIZE differs), by
+	// preset.
+	gloasTypes = map[string][]Object{
+		"mainnet": {new(attestation.GloasAttestation), new(attestation.SingleAttestation),
+			new(attestation.GloasIndexedAttestation), new(attestation.GloasAggregateAndProof),
+			new(attestation.GloasSignedAggregateAndProof), new(attestation.PayloadAttestationData),
+			new(attestation.PayloadAttestationMessage), new(attestation.PayloadAttestation)},
+		"minimal": {new(attestation.MinimalGloasAttestation), new(attestation.SingleAttestation),
+			new(attestation.GloasIndexedAttestation), new(attestation.MinimalGloasAggregateAndProof),
+			new(attestation.MinimalGloasSignedAggregateAndProof), new(attestation.PayloadAttestationData),
+			new(attestation.PayloadAttestationMessage), new(attestation.MinimalPayloadAttestation)},
+	}
 )
 
 func sszRegistry() map[TypeKey]func() Object {
@@ -68,20 +78,22 @@ func sszRegistry() map[TypeKey]func() Object {
 	add := func(fork, preset string, objs []Object) {
 		for _, o := range objs {
 			t := reflect.TypeOf(o).Elem()
-			name := strings.TrimPrefix(strings.TrimPrefix(t.Name(), "Minimal"), "Phase0")
+			name := strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(t.Name(), "Minimal"), "Phase0"), "Gloas")
 			reg[TypeKey{fork, preset, name}] = func() Object { return reflect.New(t).Interface().(Object) }
 		}
 	}
 	for _, preset := range []string{"mainnet", "minimal"} {
 		for _, fork := range []string{"phase0", "altair", "bellatrix", "capella", "deneb", "electra", "fulu", "gloas"} {
 			add(fork, preset, commonTypes)
-			if fork == "electra" || fork == "fulu" || fork == "gloas" {
+			switch fork {
+			case "gloas":
+				add(fork, preset, gloasTypes[preset])
+			case "electra", "fulu":
 				add(fork, preset, electraTypes[preset])
-			} else {
+			default:
 				add(fork, preset, phase0Types)
 			}
 		}
-		add("gloas", preset, gloasTypes)
 	}
 	return reg
 }

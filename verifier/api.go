@@ -18,8 +18,10 @@ type Verifier struct {
 	hashes *hashCache
 	stats  counters
 	// recent is the invalid share of the recent calls' sets, the locate
-	// step's guess at how many invalid sets a failing call holds.
-	recent invalidShare
+	// step's guess at how many invalid sets a failing call holds; suspect
+	// is the same over the VerifySuspect calls alone, which do not feed
+	// recent.
+	recent, suspect invalidShare
 	// scratch holds *curve.PairRoundScratch buffers for the digit rounds.
 	scratch sync.Pool
 
@@ -57,7 +59,7 @@ func (v *Verifier) Verify(sets []Set) []bool {
 	if v.cfg.Individual {
 		return v.verifyEach(sets)
 	}
-	return v.verify(sets, nil, nil)
+	return v.verify(sets, &v.recent, nil, nil)
 }
 
 // VerifyStream is Verify that reports each verdict through report instead
@@ -83,6 +85,25 @@ func (v *Verifier) VerifyStream(sets []Set, report func(i int, valid bool)) {
 // those that do not decode, never calls it; with Config.Individual no call
 // does.
 func (v *Verifier) VerifyStreamSearch(sets []Set, report func(i int, valid bool), searching func()) {
+	v.stream(sets, &v.recent, report, searching)
+}
+
+// VerifySuspect is VerifyStream for sets the caller already suspects of
+// holding invalid signatures, such as those of a peer that recently sent
+// some: the invalid share of the recent calls, which decides how a failing
+// call searches for its invalid sets (when it is high, a failing call checks
+// every set alone), is kept apart for these calls. A caller that verifies a
+// suspect source's sets this way cannot make the failing calls of the
+// Verifier's other users, which trust their sources more, check every set
+// alone; and the suspect calls' searches follow the suspect calls' share.
+// The verdicts are those Verify would return.
+func (v *Verifier) VerifySuspect(sets []Set, report func(i int, valid bool)) {
+	v.stream(sets, &v.suspect, report, nil)
+}
+
+// stream is the streaming calls' common part: share is the recent invalid
+// share the call reads and feeds.
+func (v *Verifier) stream(sets []Set, share *invalidShare, report func(i int, valid bool), searching func()) {
 	v.stats.calls.Add(1)
 	v.stats.sets.Add(int64(len(sets)))
 	if v.cfg.Individual {
@@ -91,7 +112,7 @@ func (v *Verifier) VerifyStreamSearch(sets []Set, report func(i int, valid bool)
 		}
 		return
 	}
-	v.verify(sets, report, searching)
+	v.verify(sets, share, report, searching)
 }
 
 // verifyEach checks every set alone, in parallel (Config.Individual).
@@ -204,14 +225,28 @@ func (h *hashCache) get(root [32]byte) (curve.G2Affine, *curve.Lines) {
 		}
 		return p, lines
 	}
-	p = *blspoint.Message(crypto.HashMessage(root[:]))
+	return h.insert(root, *blspoint.Message(crypto.HashMessage(root[:])))
+}
+
+// insert adds root's hash p after a miss and returns the entry's hash and
+// lines. A call that missed root at the same time may have inserted it
+// first, perhaps with lines since: that entry is kept (replacing it would
+// drop its lines while h.lines still counted them).
+func (h *hashCache) insert(root [32]byte, p curve.G2Affine) (curve.G2Affine, *curve.Lines) {
 	h.mu.Lock()
+	defer h.mu.Unlock()
+	e, ok := h.cur[root]
+	if !ok {
+		e, ok = h.prev[root]
+	}
+	if ok {
+		return e.h, e.lines
+	}
 	if len(h.cur) >= h.size {
 		h.lines -= h.countLines(h.prev)
 		h.prev, h.cur = h.cur, make(map[[32]byte]*hashEntry, h.size)
 	}
 	h.cur[root] = &hashEntry{h: p}
-	h.mu.Unlock()
 	return p, nil
 }
 

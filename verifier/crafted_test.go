@@ -294,7 +294,7 @@ func TestFindPower(t *testing.T) {
 func TestWeightedByRounds(t *testing.T) {
 	v := newVerifier(t, 64)
 	sets := append(sameRoot(t, 150, 0), sameRoot(t, 170, 0)...)
-	c := &call{v: v, sets: sets, out: make([]bool, len(sets)), settled: make([]bool, len(sets))}
+	c := &call{v: v, share: &v.recent, sets: sets, out: make([]bool, len(sets)), settled: make([]bool, len(sets))}
 	c.decode()
 	c.pks, c.pts = c.points()
 	for _, r := range [][3]int{{0, 0, 320}, {10, 40, 300}, {100, 140, 160}} {

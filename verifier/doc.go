@@ -29,7 +29,10 @@
 // a passing half of a failing call are reported while the search for the
 // invalid ones goes on; [Verifier.VerifyStreamSearch] also says when that
 // search begins, so a caller can send the work it would queue behind the
-// call elsewhere. [Verifier.Close] stops the Verifier's goroutines.
+// call elsewhere; [Verifier.VerifySuspect] is VerifyStream for sets from a
+// source the caller already suspects (a peer that sent invalid signatures),
+// whose verdicts are kept out of the recent invalid share that steers the
+// other calls' search. [Verifier.Close] stops the Verifier's goroutines.
 // [Verifier.BatchInG2] is the batch subgroup check on its own, for points
 // decoded without one. [Verifier.Stats] returns cumulative counters of the
 // work done ([Stats]). Package verifier/baseline holds the methods of other
@@ -59,7 +62,8 @@
 //     for 128 bits, extended to 21 and 38 (the margin rounds) before a
 //     call makes more than four checks under its scalars (see Soundness;
 //     a call over 64 roots or more, fewer than 6 sets a root on average,
-//     starts on 20 and 38 rounds).
+//     starts on 20 and 38 rounds, extended to 22 at 64 bits; at 128 bits
+//     its 38 rounds are the margin's already, and none are drawn).
 //     Each group's key sum P_g = sum r_k pk_k
 //     comes from the same digit rounds in G1 for groups of 192 sets or more,
 //     and from a multi-scalar multiplication for the others. When a round
@@ -117,7 +121,8 @@
 //     50%, or as soon as its first two levels of parts' size name no
 //     invalid set), which happens when invalid sets are many; and
 //     when the recent share puts an invalid set in every four, a failing
-//     call checks every set alone at once. A call over 64 roots or more
+//     call checks every set alone at once (the share of the VerifySuspect
+//     calls is kept apart from the others'). A call over 64 roots or more
 //     with fewer than 6 sets a root on average (the aggregate topic's: a
 //     root per aggregator) keeps the Miller loops of its whole check in chunks of 8
 //     roots (a multi-Miller loop each, a few percent dearer than one over
@@ -178,7 +183,7 @@
 // failing whole check sends to the chunk search, decided when the call
 // starts) starts on the least R0 with 1024 * 13^-R0 <=
 // 2^-SecurityBits instead (20 for 64 bits, 38 for 128; margin rounds to 22
-// and 38): its failing whole check's chunk search makes up to two range
+// at 64 bits): its failing whole check's chunk search makes up to two range
 // checks per chunk under the first scalars, and a range check that erred
 // would hide its range's invalid sets from the search and from the final
 // check, so they count. Before any
@@ -187,7 +192,11 @@
 // rounds: fresh digits for rounds R0 to R, their sums checked in G2, the
 // scalars extended to r_k + 13^R0 (c_kR0 + 13 c_kR0+1 + ...) and the whole
 // call's value computed again under them (a failing check accepts nothing,
-// so the checks before it cost no margin). The checks under the extended
+// so the checks before it cost no margin). Where R0 is R already (a call
+// over many roots at 128 bits: 38 rounds) there are no digits to draw: the
+// call goes on under its first scalars and the failing value it has, and
+// its first checks and the later ones share one bound, 1024 * 13^-38 +
+// 512 * 13^-38 = 2^-130.0. The checks under the extended
 // scalars are capped at 512, past which sets are checked one by one, and R
 // is the least with 4 * 13^-R0 + 512 * 13^-R <= 2^-SecurityBits: 21 for 64
 // bits (2^-64.6 + 2^-68.7 = 2^-64.5), 38 for 128 (2^-131.2 + 2^-131.6 =

@@ -146,6 +146,9 @@ type call struct {
 	sets []Set
 	out  []bool
 	sigs []crypto.Signature
+	// share is the recent invalid share the call's search reads and its
+	// verdicts feed: the Verifier's recent, or its suspect for VerifySuspect.
+	share *invalidShare
 
 	// report, when not nil, is told each verdict once, as soon as it is
 	// settled (VerifyStream); settled marks the sets already decided.
@@ -199,14 +202,15 @@ type group struct {
 
 // verify checks sets, telling report (when not nil) each verdict as soon as
 // it is settled and searching (when not nil) when the search for invalid
-// sets begins, and returns the verdicts.
-func (v *Verifier) verify(sets []Set, report func(i int, valid bool), searching func()) []bool {
-	c := &call{v: v, sets: sets, out: make([]bool, len(sets)), report: report, searching: searching, settled: make([]bool, len(sets))}
+// sets begins, and returns the verdicts; share is the recent invalid share
+// that steers its search and that its verdicts join.
+func (v *Verifier) verify(sets []Set, share *invalidShare, report func(i int, valid bool), searching func()) []bool {
+	c := &call{v: v, sets: sets, share: share, out: make([]bool, len(sets)), report: report, searching: searching, settled: make([]bool, len(sets))}
 	if len(sets) == 0 {
 		return c.out
 	}
 	c.decode()
-	defer v.recent.observe(c.out) // after settleRest: every verdict is in
+	defer share.observe(c.out) // after settleRest: every verdict is in
 	defer c.settleRest()
 	if len(c.cand) == 0 {
 		return c.out
@@ -465,8 +469,10 @@ type fusedRounds struct {
 // withMargin draws the margin rounds of a call still on its first rounds,
 // before bisection's many shared checks: the scalars grow to R rounds' and
 // the whole call's sums and value are computed again under them (a call on
-// random scalars has its margin already). It returns the whole call's
-// failing node, or false when the call needs no bisection: the new check
+// random scalars has its margin already; one whose first rounds are R
+// already has none to draw, and keeps its scalars and whole). It returns
+// the whole call's failing node, or false when the call needs no
+// bisection: the new check
 // passes (it accepts every set not yet decided), or, with probability at
 // most 13^-R0 for each point outside G2, a margin round sum is outside G2
 // (every undecided point is then checked alone: subgroup, then pairing).
@@ -476,6 +482,12 @@ func (c *call) withMargin(whole node) (node, bool) {
 		return whole, true
 	}
 	c.first, c.sharedBase = nil, c.shared
+	if f.R <= len(f.H) {
+		// The first rounds are already R (a call over many roots at 128
+		// bits): no fresh digits, the same scalars, and the whole call's
+		// value is the failing one already computed.
+		return whole, true
+	}
 	digits, H, PG, ok := c.marginRounds(f.digits, len(f.H), f.R, f.H, f.PG, f.big)
 	if !ok {
 		c.v.stats.subgroupFallbacks.Add(1)
@@ -517,8 +529,11 @@ func (c *call) aloneWithSubgroup() {
 // digits for every candidate (the first rounds' digits already make each
 // scalar nonzero, and r_k < 13^from keeps it so), their round sums in G2
 // and, for the big groups, in G1. It reports whether the new sums are in
-// G2. The call's candidates must be those the first rounds were drawn for.
+// G2. With to <= from it draws nothing and returns its inputs. The call's candidates must be those the first rounds were drawn for.
 func (c *call) marginRounds(digits []uint8, from, to int, H []curve.G2, PG [][]curve.G1, big []int) ([]uint8, []curve.G2, [][]curve.G1, bool) {
+	if to <= from { // no margin rounds to draw
+		return digits, H, PG, true
+	}
 	c.v.stats.marginRounds.Add(1)
 	m := len(c.cand)
 	extra := drawDigits(m, to-from, false)

@@ -191,7 +191,7 @@ const wholeLevels = 2 // log2(locatePartsMin)
 func (c *call) partsFor(lo, hi int) int {
 	m := hi - lo
 	k := max(locatePartsMin, m/locatePartSize)
-	e := max(locatePartsMin, int(math.Ceil(c.v.recent.expected(m))))
+	e := max(locatePartsMin, int(math.Ceil(c.share.expected(m))))
 	if e < k && c.gOf[hi-1]-c.gOf[lo]+1 <= e {
 		return e
 	}
@@ -202,7 +202,7 @@ func (c *call) partsFor(lo, hi int) int {
 // locateDense sets or more among m: then checking every set alone costs
 // less than finding them.
 func (c *call) dense(m int) bool {
-	return locateDense*c.v.recent.expected(m) >= float64(m)
+	return locateDense*c.share.expected(m) >= float64(m)
 }
 
 // failingParts cuts the call into k parts and returns those whose plain
@@ -420,7 +420,7 @@ func (c *call) wholeFirst(whole node, k int) bool {
 	for x := range k {
 		saved += c.checkCost(whole.lo+x*m/k, whole.lo+(x+1)*m/k)
 	}
-	return c.v.recent.singleShare(m)*saved > 2*c.checkCost(whole.lo, whole.hi)
+	return c.share.singleShare(m)*saved > 2*c.checkCost(whole.lo, whole.hi)
 }
 
 // invalidShare keeps the share of invalid verdicts among the sets of the

@@ -54,7 +54,7 @@ func TestWholeFirstFollowsShare(t *testing.T) {
 	}
 	single := func() float64 { return v.recent.singleShare(n) }
 	first := func() bool { // the choice for a failing call of n sets over one root
-		c := &call{v: v, gOf: make([]int, n)}
+		c := &call{v: v, share: &v.recent, gOf: make([]int, n)}
 		return c.wholeFirst(node{lo: 0, hi: n}, n/locatePartSize)
 	}
 	if single() != 1 || !first() {
@@ -179,7 +179,7 @@ func TestPartsFollowShare(t *testing.T) {
 	v := newVerifier(t, 64)
 	const n = 1024
 	parts := func(setsPerRoot int) int {
-		c := &call{v: v, gOf: make([]int, n)}
+		c := &call{v: v, share: &v.recent, gOf: make([]int, n)}
 		for k := range c.gOf {
 			c.gOf[k] = k / setsPerRoot
 		}
@@ -323,7 +323,7 @@ func TestHalve(t *testing.T) {
 		for _, i := range tc.bad {
 			sets[i].Signature = valid[(i+1)%len(valid)].Signature
 		}
-		c := &call{v: v, sets: sets, out: make([]bool, len(sets)), settled: make([]bool, len(sets))}
+		c := &call{v: v, share: &v.recent, sets: sets, out: make([]bool, len(sets)), settled: make([]bool, len(sets))}
 		c.decode()
 		c.hashRoots()
 		c.pks, c.pts = c.points()

@@ -114,14 +114,22 @@ func TestRounds(t *testing.T) {
 }
 
 // TestMarginRounds: a fused call that passes, or whose failure the locate
-// step settles, keeps its first rounds' scalars (at most firstChecks shared
-// checks); one that goes on to bisection, or whose rounds fail, extends them
+// step settles, keeps its first rounds' scalars (at most its first checks
+// shared); one that goes on to bisection, or whose rounds fail, extends them
 // with the margin rounds first, so that every later check that may accept
-// uses scalars of R rounds. Verdicts stay exact.
+// uses scalars of R rounds. A call whose first rounds are R already (over
+// many roots at 128 bits: 38 and 38) draws none. Verdicts stay exact.
 func TestMarginRounds(t *testing.T) {
-	for _, bits := range []int{64, 128} {
+	for _, cfg := range []struct{ bits, cb int }{
+		{64, firstChecksBits}, {128, firstChecksBits}, {64, chunkFirstChecksBits}, {128, chunkFirstChecksBits},
+	} {
+		bits := cfg.bits
 		v := newVerifier(t, bits)
-		R0, R := firstRounds(bits), roundsFor(bits)
+		R0, R := firstRoundsN(bits, cfg.cb), roundsForN(bits, cfg.cb)
+		margin := int64(1)
+		if R0 == R {
+			margin = 0
+		}
 		bitsOf := func(rounds int) int { return int(math.Ceil(float64(rounds) * math.Log2(digitBase))) }
 		const n = 300
 		valid := sameRoot(t, n, 0)
@@ -145,34 +153,73 @@ func TestMarginRounds(t *testing.T) {
 			// the locate step's final check fails, and the call is bisected.
 			{"bisected", with(120, func(s []Set) {
 				s[7].Signature, s[8].Signature = shifted(t, s[7].Signature, &D), shifted(t, s[8].Signature, neg(D))
-			}), 1, bitsOf(R), []int{7, 8}},
-			{"rounds fail", with(n, func(s []Set) { s[100].Signature = shifted(t, valid[100].Signature, &T) }), 1, bitsOf(R), []int{100}},
+			}), margin, bitsOf(R), []int{7, 8}},
+			{"rounds fail", with(n, func(s []Set) { s[100].Signature = shifted(t, valid[100].Signature, &T) }), margin, bitsOf(R), []int{100}},
 		} {
+			name := fmt.Sprintf("%d bits, 2^%d first checks, %s", bits, cfg.cb, tc.name)
 			m := len(tc.sets)
 			before := v.Stats().MarginRounds
-			c := &call{v: v, sets: tc.sets, out: make([]bool, m), settled: make([]bool, m), firstLimit: firstChecks}
+			c := &call{v: v, share: &v.recent, sets: tc.sets, out: make([]bool, m), settled: make([]bool, m), firstLimit: 1 << cfg.cb}
 			c.decode()
 			c.hashRoots()
 			c.budget = denseBudget * float64(len(c.cand)) * costSingle
 			if !c.fused(R0, R) {
-				t.Fatalf("%d bits, %s: the fused path gave up", bits, tc.name)
+				t.Fatalf("%s: the fused path gave up", name)
 			}
 			c.settleRest()
 			if got := v.Stats().MarginRounds - before; got != tc.margin {
-				t.Errorf("%d bits, %s: margin rounds drawn %d times, want %d", bits, tc.name, got, tc.margin)
+				t.Errorf("%s: margin rounds drawn %d times, want %d", name, got, tc.margin)
 			}
 			if c.nbits != tc.nbits {
-				t.Errorf("%d bits, %s: scalars of %d bits, want %d", bits, tc.name, c.nbits, tc.nbits)
+				t.Errorf("%s: scalars of %d bits, want %d", name, c.nbits, tc.nbits)
 			}
-			if c.shared > firstChecks && tc.margin == 0 {
-				t.Errorf("%d bits, %s: %d shared checks on the first rounds, bound %d", bits, tc.name, c.shared, firstChecks)
+			if c.shared > c.firstLimit && tc.margin == 0 && R0 < R {
+				t.Errorf("%s: %d shared checks on the first rounds, bound %d", name, c.shared, c.firstLimit)
 			}
 			for i, ok := range c.out {
 				if ok == slices.Contains(tc.bad, i) {
-					t.Fatalf("%d bits, %s: set %d verdict %v", bits, tc.name, i, ok)
+					t.Fatalf("%s: set %d verdict %v", name, i, ok)
 				}
 			}
 		}
+	}
+}
+
+// TestNoMarginToDraw: when a call's first rounds are R already, withMargin
+// draws no digits and makes no check: the call's scalars and its failing
+// value stay those of its first rounds, which the error bound counts with
+// the checks that follow (firstLimit + sharedChecksMax of them).
+func TestNoMarginToDraw(t *testing.T) {
+	const bits, cb = 128, chunkFirstChecksBits
+	R0, R := firstRoundsN(bits, cb), roundsForN(bits, cb)
+	if R0 != R {
+		t.Fatalf("%d bits, 2^%d first checks: %d and %d rounds, the case of this test is gone", bits, cb, R0, R)
+	}
+	v := newVerifier(t, bits)
+	sets := sameRoot(t, 64, 0)
+	c := &call{v: v, share: &v.recent, sets: sets, out: make([]bool, len(sets)), settled: make([]bool, len(sets)), firstLimit: 1 << cb}
+	c.decode()
+	c.hashRoots()
+	if !c.fused(R0, R) || c.first == nil {
+		t.Fatal("the fused call did not keep its first rounds")
+	}
+	// The whole call's node under the first rounds' scalars, as a failing
+	// check leaves it for bisection.
+	f := c.first
+	whole := c.blindedSums(f.digits, R0, f.H, f.PG, f.big)
+	whole = whole.failing(c.value(whole), false, true)
+	scalars := slices.Clone(c.scalars)
+	stats, shared := v.Stats(), c.shared
+	got, ok := c.withMargin(whole)
+	after := v.Stats()
+	if !ok || got.A != whole.A || !got.S.Equal(&whole.S) {
+		t.Error("withMargin did not hand back the call's failing node")
+	}
+	if after.Checks != stats.Checks || after.MarginRounds != stats.MarginRounds {
+		t.Errorf("withMargin made %d checks and drew margin rounds %d times, want none", after.Checks-stats.Checks, after.MarginRounds-stats.MarginRounds)
+	}
+	if !slices.Equal(c.scalars, scalars) || c.first != nil || c.sharedBase != shared {
+		t.Error("withMargin changed the scalars, or did not move the call past its first checks")
 	}
 }
 
@@ -294,7 +341,7 @@ func TestRoundFilterRate(t *testing.T) {
 	sets[0].Signature = shifted(t, sets[0].Signature, &T)
 	sets[1].Signature = shifted(t, sets[1].Signature, neg(T))
 	v := newVerifier(t, 64)
-	c := &call{v: v, sets: sets}
+	c := &call{v: v, share: &v.recent, sets: sets}
 	c.decode()
 	_, sigs := c.points()
 	ds := digitSource{r: newRand(), pos: 512}
@@ -534,7 +581,7 @@ func TestSearchFromWhole(t *testing.T) {
 func TestRandomScalarsBits(t *testing.T) {
 	for _, bits := range []int{64, 128} {
 		v := newVerifier(t, bits)
-		c := &call{v: v, cand: make([]int, 1000)}
+		c := &call{v: v, share: &v.recent, cand: make([]int, 1000)}
 		c.randomScalars()
 		if c.nbits != bits+marginBits {
 			t.Fatalf("%d bits: scalars of %d bits", bits, c.nbits)
@@ -887,7 +934,7 @@ func TestHashCacheLines(t *testing.T) {
 
 	v := newVerifier(t, 64)
 	for _, roots := range []int{1, searchLinesGroups, searchLinesGroups + 1} {
-		c := &call{v: v}
+		c := &call{v: v, share: &v.recent}
 		for r := range roots {
 			c.groups = append(c.groups, group{h: curve.HashToG2([]byte{byte(r)}, []byte("lines"))})
 		}
@@ -897,5 +944,42 @@ func TestHashCacheLines(t *testing.T) {
 				t.Errorf("%d roots: group %d lines made %v", roots, x, made)
 			}
 		}
+	}
+}
+
+// TestHashCacheRacingInsert: two calls that miss the same root both insert
+// it; the second insert keeps the first entry (in either generation) and
+// the lines a call kept in it between the two, so the count of roots with
+// lines stays that of the entries holding them. A drifting count would
+// reach hashLinesMax and no root would ever keep lines again.
+func TestHashCacheRacingInsert(t *testing.T) {
+	h := newHashCache(4)
+	counted := func() int { return h.countLines(h.cur) + h.countLines(h.prev) }
+	for i := range 4 * hashLinesMax {
+		root := [32]byte{byte(i), byte(i >> 8), 1}
+		p := curve.HashToG2(root[:], []byte("race"))
+		h.insert(root, p) // the first call's miss
+		e := h.cur[root]
+		h.keepLines(root, e, curve.NewLines(&p)) // a later call found it again
+		if i%2 == 1 {                            // the racing call comes after a new generation began
+			h.insert([32]byte{byte(i), byte(i >> 8), 2}, p)
+			h.insert([32]byte{byte(i), byte(i >> 8), 3}, p)
+			h.insert([32]byte{byte(i), byte(i >> 8), 4}, p)
+		}
+		q, l := h.insert(root, p) // the racing call's miss
+		if got := h.cur[root]; got != e && (got != nil || h.prev[root] != e) {
+			t.Fatalf("root %d: the racing insert replaced the entry", i)
+		}
+		if l != e.lines || l == nil || !q.Equal(&p) {
+			t.Fatalf("root %d: the racing insert did not return the entry's hash and lines", i)
+		}
+		if h.lines != counted() {
+			t.Fatalf("root %d: %d roots with lines counted, %d in the cache", i, h.lines, counted())
+		}
+	}
+	root := [32]byte{0xee}
+	h.get(root)
+	if _, l := h.get(root); l == nil {
+		t.Error("a root found again gets no lines")
 	}
 }

@@ -76,6 +76,7 @@ import (
 
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/examples/internal/cli"
 	"github.com/attpool/attpool/examples/internal/interop"
 	"github.com/attpool/attpool/gossipsub"
 	"github.com/attpool/attpool/pool"
@@ -92,17 +93,42 @@ type config struct {
 	LogOutput   io.Writer // nil: os.Stderr
 }
 
-func main() {
+// parseFlags parses the program's flags from args into fs and checks them.
+func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	var cfg config
-	flag.Uint64Var(&cfg.Validators, "validators", 1024, "number of validators (at least 128)")
-	flag.IntVar(&cfg.Slots, "slots", 4, "number of slots of traffic")
-	flag.DurationVar(&cfg.Duration, "duration", 4*time.Second, "wall time of the traffic (the slots are -duration/-slots long)")
-	flag.StringVar(&cfg.MetricsAddr, "metrics", "127.0.0.1:0", "listen address of the /metrics endpoint")
-	flag.StringVar(&cfg.LogLevel, "log-level", "info", "log level (debug logs every message not accepted)")
-	flag.Parse()
+	fs.Uint64Var(&cfg.Validators, "validators", 1024, "number of validators (at least 128)")
+	fs.IntVar(&cfg.Slots, "slots", 4, "number of slots of traffic")
+	fs.DurationVar(&cfg.Duration, "duration", 4*time.Second, "wall time of the traffic (the slots are -duration/-slots long, 10ms or more)")
+	fs.StringVar(&cfg.MetricsAddr, "metrics", "127.0.0.1:0", "listen address of the /metrics endpoint")
+	fs.StringVar(&cfg.LogLevel, "log-level", "info", "log level (debug logs every message not accepted)")
+	if err := cli.Parse(fs, args); err != nil {
+		return cfg, err
+	}
+	return cfg, cfg.check()
+}
 
+// check refuses a config the program cannot run, naming the flags.
+func (cfg config) check() error {
+	if err := cli.Range("validators", cfg.Validators, 4*slotsPerEpoch, pool.DefaultConfig().MaxValidators); err != nil {
+		return err
+	}
+	if cfg.Slots < 1 || cfg.Duration/time.Duration(cfg.Slots) < 10*time.Millisecond {
+		return fmt.Errorf("-slots %d -duration %v: want at least one slot of 10ms or more", cfg.Slots, cfg.Duration)
+	}
+	if _, err := logrus.ParseLevel(cfg.LogLevel); err != nil {
+		return fmt.Errorf("-log-level: %w", err)
+	}
+	return nil
+}
+
+func main() {
+	cfg, err := parseFlags(flag.CommandLine, os.Args[1:])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "beaconnode:", err)
+		os.Exit(2)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	_, err := run(ctx, cfg, os.Stdout)
+	_, err = run(ctx, cfg, os.Stdout)
 	stop()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "beaconnode:", err)
@@ -128,11 +154,8 @@ var (
 // summary to stdout and shuts down. It returns an error if a message got an
 // answer the simulation did not expect.
 func run(ctx context.Context, cfg config, stdout io.Writer) (*report, error) {
-	if cfg.Validators < 4*slotsPerEpoch || cfg.Validators > pool.DefaultConfig().MaxValidators {
-		return nil, fmt.Errorf("-validators %d: want 128 to %d", cfg.Validators, pool.DefaultConfig().MaxValidators)
-	}
-	if cfg.Slots < 1 || cfg.Duration/time.Duration(cfg.Slots) < 10*time.Millisecond {
-		return nil, fmt.Errorf("-slots %d -duration %v: want at least one slot of 10ms or more", cfg.Slots, cfg.Duration)
+	if err := cfg.check(); err != nil {
+		return nil, err
 	}
 	slotDuration := cfg.Duration / time.Duration(cfg.Slots)
 

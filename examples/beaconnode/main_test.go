@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"flag"
 	"net/http"
 	"strconv"
 	"strings"
@@ -10,6 +11,8 @@ import (
 	"time"
 
 	pubsub "github.com/libp2p/go-libp2p-pubsub"
+
+	"github.com/attpool/attpool/examples/internal/cli/clitest"
 )
 
 // TestRun runs the whole program on two short slots and checks its counts
@@ -126,5 +129,26 @@ func TestRunRejectsBadConfig(t *testing.T) {
 		if _, err := run(context.Background(), cfg, &strings.Builder{}); err == nil {
 			t.Errorf("run(%+v) succeeded", cfg)
 		}
+	}
+}
+
+// TestFlags: flags out of their bounds and stray positional arguments are
+// refused before the node starts, each error naming its flag; the
+// defaults parse.
+func TestFlags(t *testing.T) {
+	var got config
+	parse := func(fs *flag.FlagSet, args []string) (err error) {
+		got, err = parseFlags(fs, args)
+		return err
+	}
+	clitest.Refuses(t, "beaconnode", parse, []clitest.Case{
+		{Args: []string{"-validators", "64"}, Want: "-validators 64: want 128 to"},
+		{Args: []string{"-slots", "0"}, Want: "-slots 0"},
+		{Args: []string{"-slots", "1000", "-duration", "1s"}, Want: "-slots 1000 -duration 1s"},
+		{Args: []string{"-log-level", "loud"}, Want: "-log-level"},
+		{Args: []string{"-slots", "2", "debug"}, Want: `unexpected argument "debug"`},
+	})
+	if err := clitest.Parse("beaconnode", nil, parse); err != nil || got.Validators != 1024 || got.Slots != 4 {
+		t.Errorf("defaults: %+v, %v", got, err)
 	}
 }

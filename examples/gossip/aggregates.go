@@ -48,6 +48,15 @@ func aggregateFaults(sh shares, n int, cps uint64, gloas bool) map[pooltest.Aggr
 	return out
 }
 
+// countFaults is the number of aggregates faults asks for.
+func countFaults(faults map[pooltest.AggregateFault]int) int {
+	n := 0
+	for _, c := range faults {
+		n += c
+	}
+	return n
+}
+
 // participants lists the validators an accepted aggregate of slot covers.
 func (e *env) participants(slot uint64, m *pooltest.AggregateMsg) []uint64 {
 	a := m.Msg.Message.Aggregate

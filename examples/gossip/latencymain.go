@@ -30,6 +30,7 @@ type latencyFlagSet struct {
 	budgets         string
 	procs           string
 	attackers       int
+	set             map[string]bool // the flags given (of main's too)
 }
 
 // Defaults of -latency: mainnet's arrival model and the loads of issue 9's
@@ -58,33 +59,32 @@ func pick[T any](given bool, v *T, quick T) {
 	}
 }
 
-func latencyFlags() *latencyFlagSet {
+func latencyFlags(fs *flag.FlagSet) *latencyFlagSet {
 	f := &latencyFlagSet{}
-	flag.BoolVar(&f.on, "latency", false, "run the latency benchmark instead of the main job: real-time arrivals, verdict latency per policy (default -validators 1048576)")
-	flag.StringVar(&f.loads, "loads", latencyLoads, "-latency: the loads, `subnets:invalid_share,...`")
-	flag.StringVar(&f.policies, "policies", "", "-latency: policies to compare with attpool, comma-separated (default all: prysm,lighthouse,lodestar,teku)")
-	flag.IntVar(&f.reps, "reps", 3, "-latency: interleaved repetitions (medians and ranges are over them)")
-	flag.DurationVar(&f.mean, "mean", 831*time.Millisecond, "-latency: mean delay of an attestation after the deadline (4 s into the slot)")
-	flag.DurationVar(&f.p95, "p95", 1962*time.Millisecond, "-latency: 95th percentile of that delay")
-	flag.BoolVar(&f.aggregates, "aggregates", true, "send every aggregate of the slot too, mixed in (false: attestations only, the burst of issue 9's target; with -latency they are sent 8 s into the slot)")
-	flag.DurationVar(&f.aggMean, "agg-mean", 0, "-latency: mean delay of an aggregate after its deadline (8 s into the slot; default -mean: no measurement of its own)")
-	flag.DurationVar(&f.aggP95, "agg-p95", 0, "-latency: 95th percentile of that delay (default -p95)")
-	flag.DurationVar(&f.maxDelay, "max-delay", 4*time.Second, "-latency: longest delay; a longer draw is drawn again")
-	flag.BoolVar(&f.realTime, "realtime", false, "-latency: do not skip the stretches in which no message is in flight")
-	flag.BoolVar(&f.quick, "quick", false, "-latency: a small quick run for tests (16,384 validators, 4 subnets, delays of tens of ms, 1 repetition)")
-	flag.StringVar(&f.reportDir, "report", "", "-latency: also write `DIR`/latency.csv and DIR/latency.png")
-	flag.StringVar(&f.profileDir, "profiles", "", "-latency: write a CPU profile of each run to `DIR`/<policy>_<subnets>-<invalid>_<timed|burst>_<rep>.pprof")
-	flag.StringVar(&f.budgets, "budgets", "", "-latency: also run attpool at each of these latency budgets, `LIST` of durations or milliseconds (0: none, the work-conserving rule), as policies attpool/<budget>; -report then draws "+budgetPNG)
-	flag.StringVar(&f.procs, "procs", "", "-latency: also run every load at each of these GOMAXPROCS values, `LIST` (the pool and verifier rebuilt for each), interleaved with the runs at the process's own")
-	flag.IntVar(&f.attackers, "attackers", 0, "-latency: give each message its forwarding peer, the invalid ones from this many attacker peers and the valid ones from 64 honest peers (0: no peers, so no peer isolation)")
+	fs.BoolVar(&f.on, "latency", false, "run the latency benchmark instead of the main job: real-time arrivals, verdict latency per policy (default -validators 1048576)")
+	fs.StringVar(&f.loads, "loads", latencyLoads, "-latency: the loads, `subnets:invalid_share,...`")
+	fs.StringVar(&f.policies, "policies", "", "-latency: policies to compare with attpool, comma-separated (default all: prysm,lighthouse,lodestar,teku)")
+	fs.IntVar(&f.reps, "reps", 3, "-latency: interleaved repetitions (medians and ranges are over them)")
+	fs.DurationVar(&f.mean, "mean", 831*time.Millisecond, "-latency: mean delay of an attestation after the deadline (4 s into the slot)")
+	fs.DurationVar(&f.p95, "p95", 1962*time.Millisecond, "-latency: 95th percentile of that delay")
+	fs.BoolVar(&f.aggregates, "aggregates", true, "send every aggregate of the slot too, mixed in (false: attestations only, the burst of issue 9's target; with -latency they are sent 8 s into the slot)")
+	fs.DurationVar(&f.aggMean, "agg-mean", 0, "-latency: mean delay of an aggregate after its deadline (8 s into the slot; default -mean: no measurement of its own)")
+	fs.DurationVar(&f.aggP95, "agg-p95", 0, "-latency: 95th percentile of that delay (default -p95)")
+	fs.DurationVar(&f.maxDelay, "max-delay", 4*time.Second, "-latency: longest delay; a longer draw is drawn again")
+	fs.BoolVar(&f.realTime, "realtime", false, "-latency: do not skip the stretches in which no message is in flight")
+	fs.BoolVar(&f.quick, "quick", false, "-latency: a small quick run for tests (16,384 validators, 4 subnets, delays of tens of ms, 1 repetition)")
+	fs.StringVar(&f.reportDir, "report", "", "-latency: also write `DIR`/latency.csv and DIR/latency.png")
+	fs.StringVar(&f.profileDir, "profiles", "", "-latency: write a CPU profile of each run to `DIR`/<policy>_<subnets>-<invalid>_<timed|burst>_p<GOMAXPROCS>_<rep>.pprof")
+	fs.StringVar(&f.budgets, "budgets", "", "-latency: also run attpool at each of these latency budgets, `LIST` of durations or milliseconds (0: none, the work-conserving rule), as policies attpool/<budget>; -report then draws "+budgetPNG)
+	fs.StringVar(&f.procs, "procs", "", "-latency: also run every load at each of these GOMAXPROCS values, `LIST` (the pool and verifier rebuilt for each), interleaved with the runs at the process's own")
+	fs.IntVar(&f.attackers, "attackers", 0, "-latency: give each message its forwarding peer, the invalid ones from this many attacker peers and the valid ones from 64 honest peers (0: no peers, so no peer isolation)")
 	return f
 }
 
 // latencyConfigOf turns the flags into a latencyConfig; main's cfg gives
 // the shared flags.
 func latencyConfigOf(f *latencyFlagSet, main config) (latencyConfig, error) {
-	set := map[string]bool{}
-	flag.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	set := f.set
 	cfg := latencyConfig{
 		Validators: latencyValidators, Reps: f.reps, Goroutines: main.Goroutines, Seed: main.Seed,
 		RealTime: f.realTime, Log: main.Log, Progress: main.Progress, Attackers: f.attackers,

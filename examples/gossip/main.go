@@ -15,7 +15,10 @@
 // the wrong subnet, a committee index out of range, an attester outside the
 // committee); votes outside the window (-window: the next slot's, 8 s
 // early; one from two epochs back); and late copies of accepted messages
-// (-duplicates). -seed picks which messages are faulty.
+// (-duplicates). -seed picks which messages are faulty. -validators is
+// 8,192 at least (two committees of 128 a slot): fewer cannot hold a
+// slot's aggregate faults, one of each kind. Every flag is checked, and
+// positional arguments refused, before any work.
 //
 // The node is on -subnets subnets (0 to n-1; default all 64): it gets the
 // single attestations of those subnets' committees and every
@@ -26,7 +29,10 @@
 // payload_attestation_message topic (ptc.go): every member of the slot's
 // PTC votes on the slot's block (two thirds payload present), the -invalid
 // share with another member's signature; the Gloas rules then apply from
-// the simulated epoch on. The report gives the figures of each topic
+// the simulated epoch on; after each slot the program asks for the payload
+// attestations of the next block (PayloadAttestationsForBlock), checks each
+// as process_payload_attestation does and reports them (count, verified,
+// PTC positions covered). The report gives the figures of each topic
 // (topics).
 //
 // The messages are submitted to the pool's gossip intake
@@ -79,6 +85,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/attpool/attpool/examples/internal/cli"
 	"github.com/attpool/attpool/pool"
 	"github.com/attpool/attpool/pool/pooltest"
 	"github.com/attpool/attpool/verifier"
@@ -105,42 +112,63 @@ type config struct {
 // epochs back for the stale votes).
 const firstSlot = 64
 
-func main() {
-	var cfg config
-	flag.Uint64Var(&cfg.Validators, "validators", 1<<18, "number of validators (262,144: 64 committees of 128 per slot; 1,048,576: of 512)")
-	flag.IntVar(&cfg.Slots, "slots", 1, "number of slots to simulate")
-	flag.BoolVar(&cfg.PTC, "ptc", false, "also send the payload_attestation_message topic (the PTC's votes on the slot's block), with the Gloas rules from the simulated epoch on")
-	flag.IntVar(&cfg.Subnets, "subnets", pool.AttestationSubnetCount, "the node's attestation subnets (0 to n-1; 0: aggregates only); every aggregate of the slot is sent")
-	flag.Float64Var(&cfg.Shares.Invalid, "invalid", 0.01, "share of attestations with an invalid signature")
-	flag.Float64Var(&cfg.Shares.Invalid, "faults", 0.01, "alias of -invalid")
-	flag.Float64Var(&cfg.Shares.Malformed, "malformed", 0.005, "share of attestations made malformed or misaddressed (split over 7 kinds)")
-	flag.Float64Var(&cfg.Shares.Window, "window", 0.002, "share of extra votes outside the slot window (split: future slot, stale epoch)")
-	flag.Float64Var(&cfg.Shares.Duplicates, "duplicates", 0.005, "share of attestations copied again after their verdict")
-	flag.Uint64Var(&cfg.Seed, "seed", 1, "seed of the choice of faulty messages")
-	flag.IntVar(&cfg.Goroutines, "goroutines", 64, "submitting goroutines")
-	flag.Var(&cfg.Baseline, "baseline", "the loads also run through the per-signature baseline: clean (the default: the clean load, the speedup's), both (and the gossip load), or none; -baseline alone means both, -baseline=false none")
-	flag.IntVar(&cfg.Batch, "batch", 0, "pool batch size (0: default)")
-	asJSON := flag.Bool("json", false, "print the report as JSON on stdout (no table, no step lines)")
-	flag.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of the batched runs to this file")
-	lf := latencyFlags()
-	flag.Parse()
-	cfg.NoAggs = !lf.aggregates
+// minValidators is the fewest validators the simulation runs on: two
+// committees of 128 a slot. A slot's aggregate faults take an aggregate of
+// each of their kinds (19 at the default shares, 18 with -ptc), and a
+// committee has about 16 aggregators; some kinds need a committee of 32 or
+// more. With 4,096 validators (one committee) the aggregates cannot hold
+// them.
+const minValidators = 8192
 
+// parseFlags parses the program's flags from args into fs: the main job's
+// config, the -latency flags and -json.
+func parseFlags(fs *flag.FlagSet, args []string) (cfg config, lf *latencyFlagSet, asJSON bool, err error) {
+	fs.Uint64Var(&cfg.Validators, "validators", 1<<18, "number of validators, 8,192 or more but with -latency (262,144: 64 committees of 128 per slot; 1,048,576: of 512)")
+	fs.IntVar(&cfg.Slots, "slots", 1, "number of slots to simulate")
+	fs.BoolVar(&cfg.PTC, "ptc", false, "also send the payload_attestation_message topic (the PTC's votes on the slot's block), with the Gloas rules from the simulated epoch on")
+	fs.IntVar(&cfg.Subnets, "subnets", pool.AttestationSubnetCount, "the node's attestation subnets (0 to n-1; 0: aggregates only); every aggregate of the slot is sent")
+	fs.Float64Var(&cfg.Shares.Invalid, "invalid", 0.01, "share of attestations with an invalid signature")
+	fs.Float64Var(&cfg.Shares.Invalid, "faults", 0.01, "alias of -invalid")
+	fs.Float64Var(&cfg.Shares.Malformed, "malformed", 0.005, "share of attestations made malformed or misaddressed (split over 7 kinds)")
+	fs.Float64Var(&cfg.Shares.Window, "window", 0.002, "share of extra votes outside the slot window (split: future slot, stale epoch)")
+	fs.Float64Var(&cfg.Shares.Duplicates, "duplicates", 0.005, "share of attestations copied again after their verdict")
+	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the choice of faulty messages")
+	fs.IntVar(&cfg.Goroutines, "goroutines", 64, "submitting goroutines")
+	fs.Var(&cfg.Baseline, "baseline", "the loads also run through the per-signature baseline: clean (the default: the clean load, the speedup's), both (and the gossip load), or none; -baseline alone means both, -baseline=false none")
+	fs.IntVar(&cfg.Batch, "batch", 0, "pool batch size (0: default)")
+	fs.BoolVar(&asJSON, "json", false, "print the report as JSON on stdout (no table, no step lines)")
+	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of the batched runs to this file")
+	lf = latencyFlags(fs)
+	if err := cli.Parse(fs, args); err != nil {
+		return cfg, lf, asJSON, err
+	}
+	lf.set = map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { lf.set[fl.Name] = true })
+	cfg.NoAggs = !lf.aggregates
+	return cfg, lf, asJSON, nil
+}
+
+func main() {
+	cfg, lf, asJSON, err := parseFlags(flag.CommandLine, os.Args[1:])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "gossip:", err)
+		os.Exit(2)
+	}
 	if terminal(os.Stderr) {
 		cfg.Progress = os.Stderr
 	}
-	if !*asJSON {
+	if !asJSON {
 		cfg.Log = os.Stderr
 	}
 	if lf.on {
-		os.Exit(latencyMain(lf, cfg, *asJSON))
+		os.Exit(latencyMain(lf, cfg, asJSON))
 	}
 	rep, err := run(cfg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gossip:", err)
 		os.Exit(2)
 	}
-	if *asJSON {
+	if asJSON {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(rep); err != nil {
@@ -151,11 +179,27 @@ func main() {
 		rep.printTable(os.Stdout)
 	}
 	if rep.WrongVerdicts > 0 {
-		if *asJSON { // the table lists them; say it on stderr too
+		if asJSON { // the table lists them; say it on stderr too
 			fmt.Fprintf(os.Stderr, "gossip: %d verdict(s) differ from the expected ones (see \"wrong\")\n", rep.WrongVerdicts)
 		}
 		os.Exit(1)
 	}
+}
+
+// check refuses a config the simulation cannot run, naming the flags.
+func (cfg config) check() error {
+	sh := cfg.Shares
+	return cli.Check(
+		cli.AtLeast("slots", cfg.Slots, 1),
+		cli.Range("validators", cfg.Validators, minValidators, pool.DefaultConfig().MaxValidators),
+		cli.Range("subnets", cfg.Subnets, 0, pool.AttestationSubnetCount),
+		cli.Range("invalid", sh.Invalid, 0, 0.5),
+		cli.Range("malformed", sh.Malformed, 0, 0.5),
+		cli.Range("window", sh.Window, 0, 0.5),
+		cli.Range("duplicates", sh.Duplicates, 0, 0.5),
+		cli.AtLeast("goroutines", cfg.Goroutines, 1),
+		cli.AtLeast("batch", cfg.Batch, 0),
+	)
 }
 
 // run is the program without its flags and output: it builds the loads,
@@ -167,22 +211,16 @@ func run(cfg config) (*report, error) {
 			fmt.Fprintf(cfg.Log, format+"\n", args...)
 		}
 	}
-	if cfg.Slots < 1 {
-		return nil, fmt.Errorf("-slots %d: want at least 1", cfg.Slots)
-	}
-	if cfg.Validators < 1 || cfg.Validators > pool.DefaultConfig().MaxValidators {
-		return nil, fmt.Errorf("-validators %d: want 1 to %d", cfg.Validators, pool.DefaultConfig().MaxValidators)
-	}
-	if cfg.Subnets < 0 || cfg.Subnets > pool.AttestationSubnetCount {
-		return nil, fmt.Errorf("-subnets %d: want 0 to %d", cfg.Subnets, pool.AttestationSubnetCount)
-	}
-	for _, s := range []float64{cfg.Shares.Invalid, cfg.Shares.Malformed, cfg.Shares.Window, cfg.Shares.Duplicates} {
-		if s < 0 || s > 0.5 {
-			return nil, fmt.Errorf("fault share %v: want 0 to 0.5", s)
-		}
+	if err := cfg.check(); err != nil {
+		return nil, err
 	}
 
 	e := &env{cfg: cfg, net: pooltest.NewNetwork(cfg.Validators, firstSlot+uint64(cfg.Slots))}
+	if cfg.PTC {
+		// The chain reaches Gloas: the aggregates are signed over the Gloas
+		// AggregateAndProof's root, and the pool takes payload attestations.
+		e.net.Gloas = e.gloasNode()
+	}
 	cps, _ := e.net.Committees.CommitteeCountPerSlot(firstSlot / e.net.SlotsPerEpoch)
 	first, _ := e.net.Committees.BeaconCommittee(firstSlot, 0)
 	rep := &report{
@@ -261,7 +299,12 @@ func run(cfg config) (*report, error) {
 		if l.aggClean, err = gen.Slot(l.slot, nil); err != nil {
 			return nil, err
 		}
-		if l.aggGossip, err = gen.Slot(l.slot, aggregateFaults(cfg.Shares, len(l.aggClean), cps, cfg.PTC)); err != nil {
+		faults := aggregateFaults(cfg.Shares, len(l.aggClean), cps, cfg.PTC)
+		if n := countFaults(faults); n > len(l.aggClean) {
+			return nil, fmt.Errorf("slot %d: its %d aggregates cannot hold the %d aggregate faults asked for (one of each kind at least): %s",
+				l.slot, len(l.aggClean), n, lowerShares)
+		}
+		if l.aggGossip, err = gen.Slot(l.slot, faults); err != nil {
 			return nil, err
 		}
 	}
@@ -336,6 +379,8 @@ func run(cfg config) (*report, error) {
 	rep.Block = blockSummary{
 		OnChainAggregates: g.blockAggregates,
 		AttestersIncluded: g.attestersIncluded, AttestersAccepted: g.attestersAccepted,
+		PayloadAttestations: g.ptcBlock.attestations, PayloadAttestationsVerified: g.ptcBlock.verified,
+		PTCPositionsIncluded: g.ptcBlock.positions, PTCPositionsAccepted: g.ptcBlock.accepted,
 	}
 	if g.attestersAccepted > 0 {
 		rep.Block.Coverage = float64(g.attestersIncluded) / float64(g.attestersAccepted)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/attpool/attpool/examples/internal/cli/clitest"
 	"github.com/attpool/attpool/pool"
 	"github.com/attpool/attpool/pool/pooltest"
 )
@@ -186,7 +187,7 @@ func TestPTC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tableOf(t, rep)
+	table := tableOf(t, rep)
 	if rep.WrongVerdicts != 0 {
 		t.Fatalf("%d wrong verdicts: %+v", rep.WrongVerdicts, rep.Wrong)
 	}
@@ -194,6 +195,16 @@ func TestPTC(t *testing.T) {
 	p := rep.Topics["payload_attestation"]
 	if p == nil || p.Messages != 256 || p.CleanMessages != 256 || p.WrongVerdicts != 0 || p.FaultsWallSeconds <= 0 {
 		t.Fatalf("payload_attestation topic %+v", p)
+	}
+	// The next block carries the two data voted on (payload present or
+	// not), each verified, covering both positions of every member whose
+	// vote the pool accepted (the -invalid share rejected).
+	if b := rep.Block; b.PayloadAttestations != 2 || b.PayloadAttestationsVerified != 2 ||
+		b.PTCPositionsIncluded != b.PTCPositionsAccepted || b.PTCPositionsAccepted == 0 || b.PTCPositionsAccepted%2 != 0 || b.PTCPositionsAccepted >= 512 {
+		t.Fatalf("block: %+v", b)
+	}
+	if !strings.Contains(table, "payload attestations 2, 2 verified") {
+		t.Fatal("the table does not give the payload attestations")
 	}
 	checkTopics(t, rep, cfg)
 }
@@ -297,5 +308,45 @@ func TestBaselineFlag(t *testing.T) {
 	fs.Var(&b, "baseline", "")
 	if err := fs.Parse([]string{"-baseline=gossip"}); err == nil {
 		t.Error("-baseline=gossip accepted")
+	}
+}
+
+// TestFlags: every flag is checked before any work, each error naming its
+// flag: the validator counts too few for a slot's aggregates to hold the
+// faults (1,000 and 4,096 got as far as pooltest), shares past 0.5, no
+// submitting goroutine, and stray positional arguments. -latency keeps
+// its own validator count (smaller ones run there).
+func TestFlags(t *testing.T) {
+	var cfg config
+	var lf *latencyFlagSet
+	parse := func(fs *flag.FlagSet, args []string) (err error) {
+		if cfg, lf, _, err = parseFlags(fs, args); err == nil && !lf.on {
+			err = cfg.check()
+		}
+		return err
+	}
+	clitest.Refuses(t, "gossip", parse, []clitest.Case{
+		{Args: []string{"-validators", "1000"}, Want: "-validators 1000: want 8192 to"},
+		{Args: []string{"-validators", "4096"}, Want: "-validators 4096"},
+		{Args: []string{"-slots", "0"}, Want: "-slots 0"},
+		{Args: []string{"-subnets", "65"}, Want: "-subnets 65"},
+		{Args: []string{"-invalid", "0.6"}, Want: "-invalid 0.6"},
+		{Args: []string{"-duplicates", "-1"}, Want: "-duplicates -1"},
+		{Args: []string{"-goroutines", "0"}, Want: "-goroutines 0"},
+		{Args: []string{"-batch", "-1"}, Want: "-batch -1"},
+		{Args: []string{"-slots", "2", "4096"}, Want: `unexpected argument "4096"`},
+	})
+	if err := clitest.Parse("gossip", nil, parse); err != nil || cfg.Validators != 1<<18 || lf.on || cfg.NoAggs {
+		t.Errorf("defaults: %+v, %v", cfg, err)
+	}
+	err := clitest.Parse("gossip", []string{"-latency", "-quick", "-validators", "1000"}, parse)
+	if err != nil || !lf.set["validators"] || !lf.set["quick"] || lf.set["reps"] {
+		t.Errorf("-latency -quick -validators 1000: flags given %v, %v", lf.set, err)
+	}
+	// run refuses before it derives a key.
+	cfg = small()
+	cfg.Validators = 4096
+	if _, err := run(cfg); err == nil || !strings.Contains(err.Error(), "-validators 4096") {
+		t.Errorf("run with 4,096 validators: %v", err)
 	}
 }

@@ -21,11 +21,11 @@ type ptcMsg struct {
 	valid bool
 }
 
-// ptcOK reports whether r is the verdict m must get: Accept, or Reject for
-// its signature.
+// ok reports whether r is the verdict m must get: Accept, with the vote
+// fork choice takes, or Reject for its signature.
 func (m *ptcMsg) ok(r pool.Result) bool {
 	if m.valid {
-		return r.Verdict == pool.Accept && r.Err == nil
+		return r.Verdict == pool.Accept && r.Err == nil && r.Payload != nil && r.Payload.ValidatorIndex == m.msg.ValidatorIndex
 	}
 	return r.Verdict == pool.Reject && errors.Is(r, pool.ErrInvalidPayloadAttestationSignature)
 }
@@ -39,14 +39,8 @@ func (e *env) gloasNode() *pool.GloasNode {
 	}
 }
 
-// node is the pool's view of the network, with Gloas under -ptc.
-func (e *env) node() pool.Node {
-	n := e.net.Node()
-	if e.cfg.PTC {
-		n.Gloas = e.gloasNode()
-	}
-	return n
-}
+// node is the pool's view of the network (with Gloas under -ptc).
+func (e *env) node() pool.Node { return e.net.Node() }
 
 // ptcMembers lists the distinct validators of the PTC of slot (a validator
 // the PTC names twice votes once).
@@ -68,15 +62,11 @@ func (e *env) ptcMembers(slot uint64) []uint64 {
 // without (two signing roots), clean; and the same with an invalid share
 // of them carrying the next member's signature (chosen with seed).
 func (s signer) signPTC(slot uint64, members []uint64, invalid float64, seed uint64) (clean, gossip []ptcMsg, err error) {
-	domain, err := ssz.ComputeDomain(ssz.DomainPTCAttester, s.net.Forks.ForkVersion(slot/s.net.SlotsPerEpoch), s.net.Forks.GenesisValidatorsRoot())
-	if err != nil {
-		return nil, nil, err
-	}
 	var hashes [2]*crypto.HashedMessage
 	var datas [2]*attestation.PayloadAttestationData
 	for i, present := range []bool{false, true} {
 		datas[i] = &attestation.PayloadAttestationData{BeaconBlockRoot: s.net.Data(slot).BeaconBlockRoot, Slot: slot, PayloadPresent: present}
-		root, err := ssz.ComputeSigningRoot(datas[i], domain)
+		root, err := ptcSigningRoot(s.net, datas[i])
 		if err != nil {
 			return nil, nil, err
 		}
@@ -100,4 +90,61 @@ func (s signer) signPTC(slot uint64, members []uint64, invalid float64, seed uin
 		gossip[i] = ptcMsg{msg: &m}
 	}
 	return clean, gossip, nil
+}
+
+// ptcSigningRoot is the root a PTC member signs for d.
+func ptcSigningRoot(net *pooltest.Network, d *attestation.PayloadAttestationData) ([32]byte, error) {
+	domain, err := ssz.ComputeDomain(ssz.DomainPTCAttester, net.Forks.ForkVersion(d.Slot/net.SlotsPerEpoch), net.Forks.GenesisValidatorsRoot())
+	if err != nil {
+		return [32]byte{}, err
+	}
+	return ssz.ComputeSigningRoot(d, domain)
+}
+
+// ptcBlock is what the blocks of the slots after the simulated ones would
+// carry of the PTC's votes (-ptc), summed over the slots: their payload
+// attestations, those process_payload_attestation accepts, the PTC
+// positions they cover, and the positions of the votes the pool accepted.
+type ptcBlock struct {
+	attestations, verified, positions, accepted int
+}
+
+// packPayload asks for the payload attestations of the block of slot+1 on
+// the block of slot, and checks each as process_payload_attestation does.
+func (e *env) packPayload(out *outcome, p *pool.Pool, slot uint64) {
+	parent := e.net.Data(slot).BeaconBlockRoot
+	for _, pa := range p.PayloadAttestationsForBlock(slot+1, parent) {
+		out.ptcBlock.attestations++
+		out.ptcBlock.positions += int(pa.AggregationBits.Count())
+		if e.validPayloadAttestation(pa, slot+1, parent) {
+			out.ptcBlock.verified++
+		}
+	}
+}
+
+// validPayloadAttestation runs the checks of process_payload_attestation on
+// pa for a block of slot on parent: the slot and the root, then
+// get_indexed_payload_attestation over the node's PTC and
+// is_valid_indexed_payload_attestation (FastAggregateVerify over the keys
+// of its attesting indices, a validator's once per position).
+func (e *env) validPayloadAttestation(pa *attestation.PayloadAttestation, slot uint64, parent [32]byte) bool {
+	if pa.Data.Slot+1 != slot || pa.Data.BeaconBlockRoot != parent {
+		return false
+	}
+	ptc, ok := e.gloasNode().PTC.PTC(pa.Data.Slot)
+	if !ok || uint64(len(ptc)) != pa.AggregationBits.Len() {
+		return false
+	}
+	var pks []*crypto.PublicKey
+	for i, v := range ptc {
+		if pa.AggregationBits.BitAt(uint64(i)) {
+			pks = append(pks, e.net.Keys.PublicKey(v))
+		}
+	}
+	root, err := ptcSigningRoot(e.net, pa.Data)
+	if err != nil {
+		return false
+	}
+	sig, err := crypto.SignatureFromBytes(pa.Signature[:])
+	return err == nil && crypto.FastAggregateVerify(pks, root[:], sig)
 }

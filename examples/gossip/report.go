@@ -135,12 +135,20 @@ type faultSummary struct {
 }
 
 // blockSummary is what AttestationsForBlock(slot+1) packed of each
-// simulated slot's votes, summed over the slots.
+// simulated slot's votes, summed over the slots, and with -ptc what
+// PayloadAttestationsForBlock(slot+1) did of the PTC's: its payload
+// attestations, those process_payload_attestation accepts (verified), the
+// PTC positions they cover and those of the votes the pool accepted.
 type blockSummary struct {
 	OnChainAggregates int     `json:"onchain_aggregates"`
 	AttestersIncluded int     `json:"attesters_included"`
 	AttestersAccepted int     `json:"attesters_accepted"`
 	Coverage          float64 `json:"coverage"`
+
+	PayloadAttestations         int `json:"payload_attestations,omitempty"`
+	PayloadAttestationsVerified int `json:"payload_attestations_verified,omitempty"`
+	PTCPositionsIncluded        int `json:"ptc_positions_included,omitempty"`
+	PTCPositionsAccepted        int `json:"ptc_positions_accepted,omitempty"`
 }
 
 // group formats n with thousands separators: 1048576 -> "1,048,576".
@@ -254,6 +262,10 @@ func (r *report) printTable(w io.Writer) {
 	fmt.Fprintln(w, "\nBlock packing (AttestationsForBlock(slot+1) after each slot, gossip load)")
 	fmt.Fprintf(w, "  on-chain aggregates  %d\n", b.OnChainAggregates)
 	fmt.Fprintf(w, "  attesters included   %s of %s accepted, by either topic (%.2f%%)\n", group(b.AttestersIncluded), group(b.AttestersAccepted), 100*b.Coverage)
+	if r.ptc {
+		fmt.Fprintf(w, "  payload attestations %d, %d verified (process_payload_attestation: FastAggregateVerify over the PTC), covering %s of the %s PTC positions of the accepted votes\n",
+			b.PayloadAttestations, b.PayloadAttestationsVerified, group(b.PTCPositionsIncluded), group(b.PTCPositionsAccepted))
+	}
 	fmt.Fprintf(w, "  pool after clean load: %d aggregates, %.1f MiB of heap\n", r.Aggregates, float64(r.HeapBytes)/(1<<20))
 	fmt.Fprintf(w, "\ntotal %.1fs\n", r.TotalSeconds)
 

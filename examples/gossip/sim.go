@@ -179,6 +179,9 @@ func attestersOn(net *pooltest.Network, slot, subnets uint64) []uint64 {
 	return out
 }
 
+// lowerShares is what to do when a slot's messages cannot hold the faults.
+const lowerShares = "lower -invalid, -malformed, -window or -duplicates, or raise -validators or -subnets"
+
 // planSlot chooses the faulty messages among the attestations of slot on
 // the subnets below subnets, with an RNG seeded by seed and the slot: the
 // same flags give the same faults. A node on no subnet gets no attestation
@@ -193,7 +196,7 @@ func planSlot(net *pooltest.Network, slot uint64, sh shares, seed, subnets uint6
 	}
 	take := func(k int) ([]int, error) {
 		if k > len(perm) {
-			return nil, fmt.Errorf("slot %d: %d attestations cannot hold the faults asked for", slot, n)
+			return nil, fmt.Errorf("slot %d: its %d attestations cannot hold the faults asked for: %s", slot, n, lowerShares)
 		}
 		out := perm[:k]
 		perm = perm[k:]

@@ -40,9 +40,10 @@ type outcome struct {
 	blockAggregates    int // on-chain aggregates of the simulated slots
 	attestersIncluded  int
 	attestersAccepted  int
-	poolAggregates     int    // Stats().Aggregates after the load
-	bisections         int64  // Stats().Bisections after the load
-	heapBytes, process uint64 // with runOpts.measureMem
+	ptcBlock           ptcBlock // with -ptc
+	poolAggregates     int      // Stats().Aggregates after the load
+	bisections         int64    // Stats().Bisections after the load
+	heapBytes, process uint64   // with runOpts.measureMem
 }
 
 // The topics of the main job.
@@ -206,6 +207,9 @@ func (e *env) runLoad(o runOpts) (outcome, error) {
 
 		if o.pack {
 			e.packBlock(&out, p, l.slot, accepted)
+			if e.cfg.PTC {
+				e.packPayload(&out, p, l.slot)
+			}
 		}
 	}
 	bar.Done()
@@ -306,6 +310,9 @@ func (e *env) tallyItems(out *outcome, run string, slot uint64, items []item, re
 	for j, it := range items {
 		r := results[j]
 		if it.ptc != nil {
+			if r.Payload != nil {
+				out.ptcBlock.accepted += len(r.Payload.Positions)
+			}
 			if !it.ptc.ok(r) {
 				out.topics[topicPTC].wrong++
 				out.nWrong++

@@ -54,8 +54,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/attpool/attpool/examples/internal/cli"
 	"github.com/attpool/attpool/gossipsub"
 	"github.com/attpool/attpool/gossipsub/p2psim"
+	"github.com/attpool/attpool/pool"
 	"github.com/attpool/attpool/pool/pooltest"
 )
 
@@ -69,20 +71,69 @@ type options struct {
 	spread                                     time.Duration
 }
 
-func main() {
+// The flags' bounds. Every host runs its own pool, verifier and router in
+// this process, so a longer line than maxHosts takes the machine rather
+// than showing more. The chain needs two committees a slot for the
+// wrong-subnet messages and the aggregate faults; the counts of faulty
+// messages stay within what a slot of it holds.
+const (
+	maxHosts           = 32
+	minValidators      = 8192
+	maxInvalid         = 0.5
+	maxUndecodable     = 1024
+	maxWrongSubnet     = 256
+	maxAggregateFaults = 4
+	minTimeout         = time.Second
+	maxTimeout         = time.Hour
+	minIdle            = 10 * time.Millisecond
+)
+
+// parseFlags parses the program's flags from args into fs and checks them.
+func parseFlags(fs *flag.FlagSet, args []string) (options, error) {
 	var o options
-	flag.IntVar(&o.hosts, "hosts", 4, "validating hosts, joined in a line")
-	flag.Uint64Var(&o.validators, "validators", 16384, "validators of the simulated chain (a slot's attesters are 1/32 of them)")
-	flag.Float64Var(&o.invalid, "invalid", 0.02, "share of attestations with an invalid signature")
-	flag.IntVar(&o.undecodable, "undecodable", 8, "attestation payloads that are not ssz_snappy")
-	flag.IntVar(&o.wrongSubnet, "wrong-subnet", 4, "valid attestations also published on another subnet")
-	flag.IntVar(&o.aggFaults, "aggregate-faults", 1, "aggregates of each fault kind")
-	flag.Uint64Var(&o.seed, "seed", 1, "seed of the traffic")
-	flag.DurationVar(&o.timeout, "timeout", 2*time.Minute, "bound on the whole run")
-	flag.DurationVar(&o.idle, "idle", 5*time.Second, "end a phase when nothing happened for this long")
-	flag.DurationVar(&o.spread, "spread", time.Second, "each source spaces a phase's messages over this time (0: at once)")
-	flag.BoolVar(&o.permissive, "permissive", false, "thresholds no score reaches: every message is validated")
-	flag.Parse()
+	fs.IntVar(&o.hosts, "hosts", 4, "validating hosts, joined in a line (2 to 32)")
+	fs.Uint64Var(&o.validators, "validators", 16384, "validators of the simulated chain, 8,192 or more (a slot's attesters are 1/32 of them)")
+	fs.Float64Var(&o.invalid, "invalid", 0.02, "share of attestations with an invalid signature (0 to 0.5)")
+	fs.IntVar(&o.undecodable, "undecodable", 8, "attestation payloads that are not ssz_snappy (0 to 1024)")
+	fs.IntVar(&o.wrongSubnet, "wrong-subnet", 4, "valid attestations also published on another subnet (0 to 256)")
+	fs.IntVar(&o.aggFaults, "aggregate-faults", 1, "aggregates of each fault kind (0 to 4; the slot's aggregates must hold them)")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed of the traffic")
+	fs.DurationVar(&o.timeout, "timeout", 2*time.Minute, "bound on the whole run (1s to 1h)")
+	fs.DurationVar(&o.idle, "idle", 5*time.Second, "end a phase when nothing happened for this long (10ms to -timeout)")
+	fs.DurationVar(&o.spread, "spread", time.Second, "each source spaces a phase's messages over this time (0: at once; at most -timeout)")
+	fs.BoolVar(&o.permissive, "permissive", false, "thresholds no score reaches: every message is validated")
+	if err := cli.Parse(fs, args); err != nil {
+		return o, err
+	}
+	return o, o.check()
+}
+
+// check refuses options out of their bounds, naming the flags.
+func (o options) check() error {
+	timeout := cli.Range("timeout", o.timeout, minTimeout, maxTimeout)
+	within := o.timeout // -idle and -spread fit in the run
+	if timeout != nil {
+		within = maxTimeout
+	}
+	return cli.Check(
+		cli.Range("hosts", o.hosts, 2, maxHosts),
+		cli.Range("validators", o.validators, minValidators, pool.DefaultConfig().MaxValidators),
+		cli.Range("invalid", o.invalid, 0, maxInvalid),
+		cli.Range("undecodable", o.undecodable, 0, maxUndecodable),
+		cli.Range("wrong-subnet", o.wrongSubnet, 0, maxWrongSubnet),
+		cli.Range("aggregate-faults", o.aggFaults, 0, maxAggregateFaults),
+		timeout,
+		cli.Range("idle", o.idle, minIdle, within),
+		cli.Range("spread", o.spread, 0, within),
+	)
+}
+
+func main() {
+	o, err := parseFlags(flag.CommandLine, os.Args[1:])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "p2p:", err)
+		os.Exit(2)
+	}
 	ok, err := run(os.Stdout, o)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "p2p:", err)
@@ -94,8 +145,8 @@ func main() {
 }
 
 func run(w io.Writer, o options) (bool, error) {
-	if o.hosts < 2 {
-		return false, fmt.Errorf("-hosts %d: need at least 2", o.hosts)
+	if err := o.check(); err != nil {
+		return false, err
 	}
 	const slot = 70
 	net := pooltest.NewNetwork(o.validators, slot+1)
@@ -110,7 +161,7 @@ func run(w io.Writer, o options) (bool, error) {
 		AggregateFaults: o.aggFaults, Spread: o.spread, Honest: []int{honestA, honestB}, Faulty: faulty, Seed: o.seed,
 	})
 	if err != nil {
-		return false, err
+		return false, fmt.Errorf("the traffic of -validators %d, -aggregate-faults %d: %w", o.validators, o.aggFaults, err)
 	}
 	fmt.Fprintf(w, "attpool p2p: %d validating hosts in a line on 127.0.0.1, GOMAXPROCS=%d, %d validators, slot %d, subnets %v, fork digest %x\n",
 		o.hosts, runtime.GOMAXPROCS(0), o.validators, slot, subnets, digest[:])

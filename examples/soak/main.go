@@ -30,6 +30,7 @@ import (
 
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/examples/internal/cli"
 	"github.com/attpool/attpool/pool"
 	"github.com/attpool/attpool/pool/pooltest"
 	"github.com/attpool/attpool/ssz"
@@ -64,22 +65,48 @@ type row struct {
 	stats      pool.Stats
 }
 
-func main() {
-	perSlot := flag.Uint64("validators-per-slot", 512, "attesters per slot (committees of 128; the network has 32 times as many validators)")
-	epochs := flag.Int("epochs", 10, "epochs to run")
-	invalid := flag.Float64("invalid", 0.02, "share of SingleAttestations with an invalid signature")
-	withheld := flag.Float64("withheld", 0.1, "share of attesters whose attestation arrives only inside aggregates")
-	aggregators := flag.Int("aggregators", 2, "aggregates sent per committee and slot")
-	goroutines := flag.Int("goroutines", 16, "submitting goroutines")
-	growth := flag.Float64("growth", 1.25, "allowed heap growth of epochs 3+ over epoch 2")
-	slackMiB := flag.Float64("slack-mib", 4, "heap slack added to the allowed growth, MiB")
-	flag.Parse()
-	if *epochs < 1 || *perSlot < 1 {
-		log.Fatal("need at least one epoch and one validator per slot")
-	}
+// options are the program's flags.
+type options struct {
+	perSlot                 uint64
+	epochs                  int
+	invalid, withheld       float64
+	aggregators, goroutines int
+	growth, slackMiB        float64
+}
 
-	n := *perSlot * 32
-	last := firstSlot + uint64(*epochs)*32
+// parseFlags parses the program's flags from args into fs and checks them.
+func parseFlags(fs *flag.FlagSet, args []string) (options, error) {
+	var o options
+	fs.Uint64Var(&o.perSlot, "validators-per-slot", 512, "attesters per slot (committees of 128; the network has 32 times as many validators)")
+	fs.IntVar(&o.epochs, "epochs", 10, "epochs to run")
+	fs.Float64Var(&o.invalid, "invalid", 0.02, "share of SingleAttestations with an invalid signature")
+	fs.Float64Var(&o.withheld, "withheld", 0.1, "share of attesters whose attestation arrives only inside aggregates")
+	fs.IntVar(&o.aggregators, "aggregators", 2, "aggregates sent per committee and slot")
+	fs.IntVar(&o.goroutines, "goroutines", 16, "submitting goroutines")
+	fs.Float64Var(&o.growth, "growth", 1.25, "allowed heap growth of epochs 3+ over epoch 2")
+	fs.Float64Var(&o.slackMiB, "slack-mib", 4, "heap slack added to the allowed growth, MiB")
+	if err := cli.Parse(fs, args); err != nil {
+		return o, err
+	}
+	return o, cli.Check(
+		cli.Range("validators-per-slot", o.perSlot, 1, pool.DefaultConfig().MaxValidators/32),
+		cli.AtLeast("epochs", o.epochs, 1),
+		cli.Range("invalid", o.invalid, 0, 1),
+		cli.Range("withheld", o.withheld, 0, 1),
+		cli.AtLeast("aggregators", o.aggregators, 0),
+		cli.AtLeast("goroutines", o.goroutines, 1),
+		cli.AtLeast("growth", o.growth, 1),
+		cli.AtLeast("slack-mib", o.slackMiB, 0),
+	)
+}
+
+func main() {
+	o, err := parseFlags(flag.CommandLine, os.Args[1:])
+	if err != nil {
+		log.Fatal(err)
+	}
+	n := o.perSlot * 32
+	last := firstSlot + uint64(o.epochs)*32
 	net := pooltest.NewNetwork(n, last)
 	t0 := time.Now()
 	all := make([]uint64, n)
@@ -100,12 +127,12 @@ func main() {
 		"#", "epoch", "wall", "heapInuse", "heapAlloc", "gor", "att acc/ign/rej", "agg a/i/r", "block", "aggs", "data", "seen", "pending")
 	var rows []row
 	wrong := 0
-	for e := range uint64(*epochs) {
+	for e := range uint64(o.epochs) {
 		start := time.Now()
 		r := row{epoch: firstSlot/32 + e}
 		for s := range uint64(32) {
 			slot := firstSlot + e*32 + s
-			wrong += runSlot(p, net, slot, *invalid, *withheld, *aggregators, *goroutines, &r)
+			wrong += runSlot(p, net, slot, o.invalid, o.withheld, o.aggregators, o.goroutines, &r)
 		}
 		r.wall = time.Since(start)
 		runtime.GC()
@@ -130,7 +157,7 @@ func main() {
 		fmt.Println("fewer than 3 epochs: flatness not checked")
 	} else {
 		base := rows[1]
-		heapLimit := uint64(float64(base.heapInuse)**growth + *slackMiB*(1<<20))
+		heapLimit := uint64(float64(base.heapInuse)*o.growth + o.slackMiB*(1<<20))
 		var maxHeap uint64
 		maxG := 0
 		for _, r := range rows[2:] {

@@ -37,56 +37,83 @@ import (
 
 	"github.com/attpool/attpool/crypto"
 	"github.com/attpool/attpool/examples/internal/benchplot"
+	"github.com/attpool/attpool/examples/internal/cli"
 	"github.com/attpool/attpool/examples/internal/interop"
 	"github.com/attpool/attpool/verifier"
 	"github.com/attpool/attpool/verifier/baseline"
 )
 
-func main() {
-	runs := flag.Int("runs", 5, "runs per measurement (the median is printed)")
-	sizesFlag := flag.String("sizes", "16,64,256,512,1024,4096", "same-root group sizes")
-	aliveMax := flag.Int("alone", 256, "method (a) is timed on at most this many sets per size (its cost per signature does not depend on n)")
-	quick := flag.Bool("quick", false, "skip the mixed, bisection and subgroup tables")
-	reportDir := flag.String("report", "", "also write every measurement to `DIR`/verifybench.csv and a chart of the same-root table to DIR/verifybench.png")
-	flag.Parse()
-	var sizes []int
+// options are the program's flags.
+type options struct {
+	runs, alone int
+	sizes       []int
+	quick       bool
+	reportDir   string
+}
+
+// maxSize bounds -sizes, so that a mistyped size does not set the program
+// deriving and signing with millions of keys before its first table.
+const maxSize = 1 << 16
+
+// parseFlags parses the program's flags from args into fs and checks them.
+func parseFlags(fs *flag.FlagSet, args []string) (options, error) {
+	var o options
+	fs.IntVar(&o.runs, "runs", 5, "runs per measurement (the median is printed)")
+	sizesFlag := fs.String("sizes", "16,64,256,512,1024,4096", "same-root group sizes (1 to 65536)")
+	fs.IntVar(&o.alone, "alone", 256, "method (a) is timed on at most this many sets per size (its cost per signature does not depend on n)")
+	fs.BoolVar(&o.quick, "quick", false, "skip the mixed, bisection and subgroup tables")
+	fs.StringVar(&o.reportDir, "report", "", "also write every measurement to `DIR`/verifybench.csv and a chart of the same-root table to DIR/verifybench.png")
+	if err := cli.Parse(fs, args); err != nil {
+		return o, err
+	}
 	for _, f := range strings.Split(*sizesFlag, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n < 1 {
-			fmt.Fprintf(os.Stderr, "verifybench: bad size %q\n", f)
-			os.Exit(2)
+		if err != nil {
+			return o, fmt.Errorf("-sizes: %q is not a number", f)
 		}
-		sizes = append(sizes, n)
+		if err := cli.Range("sizes", n, 1, maxSize); err != nil {
+			return o, err
+		}
+		o.sizes = append(o.sizes, n)
 	}
-	if *reportDir != "" {
-		if err := prepareReport(*reportDir); err != nil {
+	return o, cli.Check(cli.AtLeast("runs", o.runs, 1), cli.AtLeast("alone", o.alone, 1))
+}
+
+func main() {
+	o, err := parseFlags(flag.CommandLine, os.Args[1:])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "verifybench:", err)
+		os.Exit(2)
+	}
+	if o.reportDir != "" {
+		if err := prepareReport(o.reportDir); err != nil {
 			fmt.Fprintln(os.Stderr, "verifybench:", err)
 			os.Exit(1)
 		}
 	}
 	started := time.Now()
-	b := &bench{runs: *runs}
-	if err := b.setup(slices.Max(sizes)); err != nil {
+	b := &bench{runs: o.runs}
+	if err := b.setup(slices.Max(o.sizes)); err != nil {
 		fmt.Fprintln(os.Stderr, "verifybench:", err)
 		os.Exit(1)
 	}
 	defer b.close()
 	fmt.Printf("attpool verifybench: GOMAXPROCS=%d, %s/%s, medians of %d interleaved runs (spread: min-max), µs per signature\n\n",
-		runtime.GOMAXPROCS(0), runtime.GOOS, runtime.GOARCH, *runs)
-	b.sameRootTable(sizes, *aliveMax)
-	if !*quick {
-		b.mixedTable(*aliveMax)
+		runtime.GOMAXPROCS(0), runtime.GOOS, runtime.GOARCH, o.runs)
+	b.sameRootTable(o.sizes, o.alone)
+	if !o.quick {
+		b.mixedTable(o.alone)
 		b.bisectionTable()
 		b.subgroupTable()
 	}
-	if *reportDir != "" {
-		if err := writeReport(*reportDir, benchplot.ThisMachine(started), b.results); err != nil {
+	if o.reportDir != "" {
+		if err := writeReport(o.reportDir, benchplot.ThisMachine(started), b.results); err != nil {
 			fmt.Fprintln(os.Stderr, "verifybench: report:", err)
 			b.close()
 			os.Exit(1)
 		}
 		fmt.Fprintf(os.Stderr, "verifybench: wrote %s and %s\n",
-			filepath.Join(*reportDir, csvName), filepath.Join(*reportDir, pngName))
+			filepath.Join(o.reportDir, csvName), filepath.Join(o.reportDir, pngName))
 	}
 }
 

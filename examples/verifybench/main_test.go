@@ -1,10 +1,13 @@
 package main
 
 import (
+	"flag"
 	"slices"
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/attpool/attpool/examples/internal/cli/clitest"
 )
 
 // TestInterleave checks that every repetition runs every method once, the
@@ -48,5 +51,30 @@ func TestStatOf(t *testing.T) {
 	}
 	if got := s.spread(1); got != "1.0-5.0" {
 		t.Fatalf("spread %q", got)
+	}
+}
+
+// TestFlags: the flags that would make the program panic or run without
+// measuring (-runs 0, -alone -1, a size of 0) and stray positional
+// arguments are refused, each error naming its flag; the defaults parse.
+func TestFlags(t *testing.T) {
+	var got options
+	parse := func(fs *flag.FlagSet, args []string) (err error) {
+		got, err = parseFlags(fs, args)
+		return err
+	}
+	clitest.Refuses(t, "verifybench", parse, []clitest.Case{
+		{Args: []string{"-runs", "0"}, Want: "-runs 0"},
+		{Args: []string{"-runs", "-3"}, Want: "-runs -3"},
+		{Args: []string{"-alone", "-1"}, Want: "-alone -1"},
+		{Args: []string{"-alone", "0"}, Want: "-alone 0"},
+		{Args: []string{"-sizes", "16,0"}, Want: "-sizes 0"},
+		{Args: []string{"-sizes", "16,1000000"}, Want: "-sizes 1000000"},
+		{Args: []string{"-sizes", "16,x"}, Want: "-sizes"},
+		{Args: []string{"-quick", "5"}, Want: `unexpected argument "5"`},
+	})
+	err := clitest.Parse("verifybench", nil, parse)
+	if err != nil || got.runs != 5 || got.alone != 256 || !slices.Equal(got.sizes, []int{16, 64, 256, 512, 1024, 4096}) {
+		t.Errorf("defaults: %+v, %v", got, err)
 	}
 }

@@ -8,8 +8,11 @@
 //
 // Every message's router events are recorded per host (received in an RPC,
 // validated and with what outcome, delivered), so a run can tell delivery
-// latency per hop, verdicts per host, and that messages not accepted went no
-// further than their entry host.
+// latency per hop, verdicts per host, the honest verdicts' latency, the
+// heap's peak, and that messages not accepted went no further than their
+// entry host. Traffic plans a slot of honest gossip with chosen faults;
+// Attack adds an attacker's messages to it (invalid signatures, oversized
+// payloads, a flood it lets time out), whose fates are tallied apart.
 package p2psim
 
 import (

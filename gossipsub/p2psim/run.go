@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"sync"
 	"time"
@@ -28,27 +29,62 @@ func (n *Net) Run(ctx context.Context, phases []Phase, idle time.Duration) (*Res
 			all = append(all, m)
 		}
 	}
+	heap := sampleHeap()
 	for p := range phases {
 		phases[p].Clock()
-		if err := n.publish(ctx, phases[p].Msgs, phases[p].Spread); err != nil {
+		if err := n.publish(ctx, &phases[p]); err != nil {
+			heap()
 			return nil, err
 		}
 		n.waitPhase(ctx, all, idle)
 	}
+	n.waitHostile(ctx, all)
 	// Two score inspections after the last event.
 	select {
 	case <-ctx.Done():
 	case <-time.After(250 * time.Millisecond):
 	}
-	return n.result(all), nil
+	r := n.result(all)
+	r.PeakHeap = heap()
+	return r, nil
 }
 
-// publish sends msgs, each source's in order and spaced over spread, all
-// sources at once.
-func (n *Net) publish(ctx context.Context, msgs []Msg, spread time.Duration) error {
+// heapPeriod is how often a Run samples the heap: often enough to see a
+// phase's peak, rarely enough that the world's stops do not count.
+const heapPeriod = 20 * time.Millisecond
+
+// sampleHeap samples runtime.MemStats.HeapInuse until the returned stop
+// is called, which returns the largest sample.
+func sampleHeap() (stop func() uint64) {
+	done, peak := make(chan struct{}), make(chan uint64)
+	go func() {
+		t := time.NewTicker(heapPeriod)
+		defer t.Stop()
+		var most uint64
+		var ms runtime.MemStats
+		for {
+			runtime.ReadMemStats(&ms)
+			most = max(most, ms.HeapInuse)
+			select {
+			case <-done:
+				peak <- most
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() uint64 {
+		close(done)
+		return <-peak
+	}
+}
+
+// publish sends the phase's messages, each source's in order and spaced
+// over the phase's Spread, or at their At, all sources at once.
+func (n *Net) publish(ctx context.Context, ph *Phase) error {
 	bySource := make([][]*Msg, len(n.Sources))
-	for i := range msgs {
-		bySource[msgs[i].Source] = append(bySource[msgs[i].Source], &msgs[i])
+	for i := range ph.Msgs {
+		bySource[ph.Msgs[i].Source] = append(bySource[ph.Msgs[i].Source], &ph.Msgs[i])
 	}
 	var wg sync.WaitGroup
 	errs := make([]error, len(n.Sources))
@@ -56,7 +92,11 @@ func (n *Net) publish(ctx context.Context, msgs []Msg, spread time.Duration) err
 		wg.Go(func() {
 			start := time.Now()
 			for k, m := range ms {
-				if wait := time.Until(start.Add(spread * time.Duration(k) / time.Duration(len(ms)))); wait > 0 {
+				at := m.At
+				if at <= 0 {
+					at = ph.Spread * time.Duration(k) / time.Duration(len(ms))
+				}
+				if wait := time.Until(start.Add(at)); wait > 0 {
 					select {
 					case <-ctx.Done():
 						return
@@ -102,7 +142,7 @@ func (n *Net) waitPhase(ctx context.Context, all []*Msg, idle time.Duration) {
 func (n *Net) allValidated(all []*Msg) bool {
 	done := true
 	for _, m := range all {
-		if m.published.IsZero() || m.Want.Dedup {
+		if m.published.IsZero() || m.Want.Dedup || m.Want.Hostile {
 			continue
 		}
 		want, entry := 1, n.cfg.Sources[m.Source]
@@ -127,12 +167,49 @@ func (n *Net) allValidated(all []*Msg) bool {
 	return true
 }
 
-// Hop is the delivery latency of accepted messages at one distance from
-// their source: Hop 1 is the entry host.
+// waitHostile waits, after the phases, until every hostile message has an
+// outcome or a router's drop at its entry host, or cannot get one any more:
+// the validator's timeout (and a second) has passed since it was published
+// (its entry host's router received it from a graylisted peer and dropped
+// it unrecorded, or never received it), or ctx ends.
+func (n *Net) waitHostile(ctx context.Context, all []*Msg) {
+	timeout := n.cfg.Validators.Timeout
+	if timeout <= 0 {
+		timeout = gossipsub.DefaultConfig().Timeout
+	}
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		settled := true
+		for _, m := range all {
+			if !m.Want.Hostile || m.published.IsZero() || time.Since(m.published) > timeout+time.Second {
+				continue
+			}
+			entry := n.cfg.Sources[m.Source]
+			n.rec.with(m.ID, func(e *msgEvents) {
+				settled = settled && (e.outcome[entry] != nil || e.dropped[entry] != "")
+			})
+			if !settled {
+				break
+			}
+		}
+		if settled {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// Hop is the latency of messages at one distance from their source (Hop 1
+// is the entry host), or at one host.
 type Hop struct {
-	Hop           int
-	Count         int
-	P50, P90, Max time.Duration
+	Hop                int
+	Count              int
+	P50, P90, P99, Max time.Duration
 }
 
 // Result is what a Run observed.
@@ -165,8 +242,20 @@ type Result struct {
 	// (decoding and the pool's verdict), over every validated message; its
 	// Hop field is the host's index.
 	Validation []Hop
+	// Honest is the time the validators took over the honest messages
+	// (neither Hostile nor planned as REJECT) at every host that validated
+	// them: their verdicts' latency; its Hop field is 0.
+	Honest Hop
+	// Hostile counts the fates of the hostile messages at their entry host:
+	// the rule of its verdict, "router: " and the reason of a drop before
+	// validation, or "unvalidated" (dropped unrecorded: the attacker
+	// graylisted).
+	Hostile map[string]int
 	// SourceScores is each source's peer score at its entry host at the end.
 	SourceScores []float64
+	// PeakHeap is the largest heap in use (runtime.MemStats.HeapInuse) the
+	// run sampled, every host's together (they share the process).
+	PeakHeap uint64
 }
 
 // Check returns an error naming every wrong verdict, missing validation,
@@ -189,21 +278,29 @@ func (r *Result) Check() error {
 }
 
 func (n *Net) result(all []*Msg) *Result {
-	r := &Result{Hosts: len(n.Hosts), Messages: len(all), RouterDropped: make(map[string]int)}
+	r := &Result{Hosts: len(n.Hosts), Messages: len(all), RouterDropped: make(map[string]int), Hostile: make(map[string]int)}
 	for range n.Hosts {
 		r.Verdicts = append(r.Verdicts, make(map[string]int))
 	}
 	hops := make(map[int][]time.Duration)
 	took := make(map[int][]time.Duration)
+	var honest []time.Duration
 	for _, m := range all {
 		n.rec.with(m.ID, func(e *msgEvents) {
 			n.judge(r, m, e, hops)
 			for h, o := range e.outcome {
-				if o != nil && !m.Want.Dedup {
-					took[h] = append(took[h], o.Took)
+				if o == nil || m.Want.Dedup {
+					continue
+				}
+				took[h] = append(took[h], o.Took)
+				if !m.Want.Hostile && m.Want.Verdict != pool.Reject {
+					honest = append(honest, o.Took)
 				}
 			}
 		})
+	}
+	if len(honest) > 0 {
+		r.Honest = percentiles(0, honest)
 	}
 	for h := 1; h <= len(n.Hosts); h++ {
 		if d := hops[h]; len(d) > 0 {
@@ -233,6 +330,10 @@ func (n *Net) judge(r *Result, m *Msg, e *msgEvents, hops map[int][]time.Duratio
 	}
 	entry := n.cfg.Sources[m.Source]
 	name := fmt.Sprintf("%s %s %x from source %d", m.Kind, m.Label, m.ID[:4], m.Source)
+	if m.Want.Hostile {
+		n.judgeHostile(r, name, entry, e)
+		return
+	}
 	for h := range n.Hosts {
 		if o := e.outcome[h]; o != nil {
 			r.Verdicts[h][rule(o.Result)]++
@@ -275,9 +376,33 @@ func (n *Net) judge(r *Result, m *Msg, e *msgEvents, hops map[int][]time.Duratio
 	}
 }
 
+// judgeHostile adds a hostile message's events to r: accepted nowhere,
+// seen by no host but its entry host, and its fate there.
+func (n *Net) judgeHostile(r *Result, name string, entry int, e *msgEvents) {
+	for h := range n.Hosts {
+		if o := e.outcome[h]; o != nil {
+			r.Verdicts[h][rule(o.Result)]++
+			if o.Result.Verdict == pool.Accept {
+				r.Wrong = append(r.Wrong, fmt.Sprintf("%s: accepted at host %d", name, h))
+			}
+		}
+		if h != entry && (e.received[h] > 0 || e.outcome[h] != nil) {
+			r.Forwarded = append(r.Forwarded, fmt.Sprintf("%s: reached host %d past its entry host %d", name, h, entry))
+		}
+	}
+	switch o := e.outcome[entry]; {
+	case o != nil:
+		r.Hostile[rule(o.Result)]++
+	case e.dropped[entry] != "":
+		r.Hostile["router: "+e.dropped[entry]]++
+	default:
+		r.Hostile["unvalidated"]++
+	}
+}
+
 func percentiles(label int, d []time.Duration) Hop {
 	slices.Sort(d)
-	return Hop{Hop: label, Count: len(d), P50: d[len(d)/2], P90: d[len(d)*9/10], Max: d[len(d)-1]}
+	return Hop{Hop: label, Count: len(d), P50: d[len(d)/2], P90: d[len(d)*9/10], P99: d[len(d)*99/100], Max: d[len(d)-1]}
 }
 
 // rule names an outcome for the verdict tables.

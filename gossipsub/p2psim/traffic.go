@@ -1,6 +1,7 @@
 package p2psim
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -25,6 +26,12 @@ type Expect struct {
 	// Dedup: a byte-for-byte copy of an earlier message on the same topic,
 	// which every router drops by its message-id before validation.
 	Dedup bool
+	// Hostile: an attacker's message (Attack), whose fate depends on the
+	// race it is part of: it must be accepted by no host and forwarded past
+	// none, and any other verdict of its entry host is right (Verdict and
+	// Err are not checked), as is a drop by that host's router (the
+	// attacker graylisted, a topic's validations throttled).
+	Hostile bool
 }
 
 // Msg is one planned gossip message.
@@ -36,6 +43,11 @@ type Msg struct {
 	Source int // index of the publishing source
 	Want   Expect
 	ID     string // message-id
+	// At, when positive, is when the message is published, from its
+	// phase's start, instead of its place in its source's share of the
+	// phase's Spread (an attacker's schedule; a source's messages go in
+	// order).
+	At time.Duration
 
 	published time.Time
 }
@@ -261,4 +273,101 @@ func encodeAggregate(m pooltest.AggregateMsg) ([]byte, error) {
 // messageID is the id the routers give m.
 func messageID(m *Msg) string {
 	return gossipsub.MessageID(&pb.Message{Topic: &m.Topic, Data: m.Data})
+}
+
+// AttackConfig configures Attack.
+type AttackConfig struct {
+	// Slot is the slot of the attestation phase the attack joins
+	// (TrafficConfig.Slot): its messages copy that slot's attestations.
+	Slot uint64
+	// Source is the attacking source.
+	Source int
+	// Invalid is the number of the slot's attestations it sends, spread
+	// before FloodAt, each signed by another attester: the first one
+	// verified isolates it in the pool (its sets verified apart), and each
+	// one verified is a REJECT that costs it peer score.
+	Invalid int
+	// Oversized is the number of payloads, spread among them, whose snappy
+	// header declares MAX_PAYLOAD_SIZE bytes over a few bytes of body, on
+	// the slot's subnets: REJECTed before any decompression.
+	Oversized int
+	// Flood is the number of attestations with invalid signatures it sends
+	// at once at FloodAt, isolated by then: far more than its lane in the
+	// pool verifies within the validator's timeout. Those still queued when
+	// it ends are answered IGNORE (pool.ErrCancelled) and leave the pool's
+	// queues; those past its share of the pool's places are IGNOREd at
+	// once (pool.ErrQueueFull); those its entry host's router receives once
+	// its score is below the graylist threshold are dropped unvalidated.
+	Flood int
+	// FloodAt is when the flood goes, from the phase's start.
+	FloodAt time.Duration
+}
+
+// Attack plans an attacker's messages for the attestation phase of
+// cfg.Slot (see AttackConfig), every one Hostile and with its At set.
+// Traffic must have planned the slot (its keys derived).
+func Attack(net *pooltest.Network, digest gossipsub.ForkDigest, cfg AttackConfig) ([]Msg, error) {
+	if cfg.FloodAt <= 0 {
+		return nil, fmt.Errorf("%w: FloodAt %v", ErrConfig, cfg.FloodAt)
+	}
+	sim := net.SlotMessages(cfg.Slot, 0, 0)
+	n := len(sim)
+	if n < 2 {
+		return nil, fmt.Errorf("%w: slot %d has %d attesters", ErrConfig, cfg.Slot, n)
+	}
+	if cfg.Invalid+cfg.Flood > n*(n-1) {
+		return nil, fmt.Errorf("%w: %d invalid signatures, past the %d pairs of the slot's attesters", ErrConfig, cfg.Invalid+cfg.Flood, n*(n-1))
+	}
+	// The invalid signatures and the oversized payloads alternate while
+	// both last.
+	var msgs []Msg
+	for k := range max(cfg.Invalid, cfg.Oversized) {
+		if k < cfg.Invalid {
+			m, err := invalidMsg(sim, k, "invalid_signature", digest, cfg.Source)
+			if err != nil {
+				return nil, err
+			}
+			msgs = append(msgs, m)
+		}
+		if k < cfg.Oversized {
+			msgs = append(msgs, oversizedMsg(sim[k%n].Subnet, k, digest, cfg.Source))
+		}
+	}
+	for i := range msgs {
+		msgs[i].At = cfg.FloodAt * time.Duration(i+1) / time.Duration(len(msgs)+1)
+	}
+	for k := range cfg.Flood {
+		m, err := invalidMsg(sim, cfg.Invalid+k, "flood", digest, cfg.Source)
+		if err != nil {
+			return nil, err
+		}
+		m.At = cfg.FloodAt
+		msgs = append(msgs, m)
+	}
+	return msgs, nil
+}
+
+// invalidMsg is the k-th attestation with an invalid signature: attester a
+// with the valid signature of attester b != a, a distinct message for each
+// pair, a point of G2 that fails a's key.
+func invalidMsg(sim []pooltest.Message, k int, label string, digest gossipsub.ForkDigest, source int) (Msg, error) {
+	n := len(sim)
+	a, b := k%n, (k%n+1+k/n)%n
+	att := *sim[a].Att
+	att.Signature = sim[b].Att.Signature
+	data, err := gossipsub.Encode(&att)
+	if err != nil {
+		return Msg{}, err
+	}
+	return Msg{Kind: "attestation", Label: label, Topic: gossipsub.AttestationTopic(digest, sim[a].Subnet),
+		Data: data, Source: source, Want: Expect{Hostile: true}}, nil
+}
+
+// oversizedMsg is the k-th oversized payload: a snappy header declaring
+// MAX_PAYLOAD_SIZE bytes and a few bytes that make it distinct.
+func oversizedMsg(subnet uint64, k int, digest gossipsub.ForkDigest, source int) Msg {
+	data := binary.AppendUvarint(nil, gossipsub.MaxPayloadSize)
+	data = binary.AppendUvarint(data, uint64(k))
+	return Msg{Kind: "attestation", Label: "oversized", Topic: gossipsub.AttestationTopic(digest, subnet),
+		Data: data, Source: source, Want: Expect{Hostile: true}}
 }

@@ -64,16 +64,18 @@ func SpecTestsDir() (dir string, set bool, err error) {
 }
 
 // SpecTests returns SpecTestsDir's folder for a test. It skips tb, saying
-// why, when CONSENSUS_SPEC_TESTS is unset or names a path that does not
-// exist (the README's ../shared/spec-tests/tests in a clone that has no
-// vectors beside it; CI checks that its folder is there before the tests
-// run), and fails it on any other error (the path is a file, say).
+// why, when CONSENSUS_SPEC_TESTS is unset or empty, and fails it when the
+// variable is set but its folder cannot be used: a path that does not exist
+// (the README's ../shared/spec-tests/tests in a clone that has no vectors
+// beside it), a file, or any other error. Whoever sets the variable wants
+// the vectors run, so a wrong path must not pass as a skip.
 func SpecTests(tb testing.TB) string {
 	tb.Helper()
 	dir, set, err := SpecTestsDir()
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		tb.Skipf("%s=%s: there is no %s, so the official vectors are not run", Variable, os.Getenv(Variable), dir)
+		tb.Fatalf("%s=%s names no folder (%s): unset it to skip the official vectors, or point it at a consensus-spec-tests `tests` folder",
+			Variable, os.Getenv(Variable), dir)
 	case err != nil:
 		tb.Fatal(err)
 	case !set:

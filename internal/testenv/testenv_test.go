@@ -101,14 +101,16 @@ type recordTB struct {
 	fatal, skip string
 }
 
-func (r *recordTB) Helper()                  {}
-func (r *recordTB) Fatal(args ...any)        { r.fatal = fmt.Sprint(args...) }
-func (r *recordTB) Skipf(f string, a ...any) { r.skip = fmt.Sprintf(f, a...) }
+func (r *recordTB) Helper()                   {}
+func (r *recordTB) Fatal(args ...any)         { r.fatal = fmt.Sprint(args...) }
+func (r *recordTB) Fatalf(f string, a ...any) { r.fatal = fmt.Sprintf(f, a...) }
+func (r *recordTB) Skipf(f string, a ...any)  { r.skip = fmt.Sprintf(f, a...) }
 
-// TestSpecTestsSkipsWithoutVectors: SpecTests skips when the variable is
-// unset or names no path, fails when it names a file, and returns the folder
-// it names.
-func TestSpecTestsSkipsWithoutVectors(t *testing.T) {
+// TestSpecTestsFailsOnAMissingFolder: SpecTests skips only when the
+// variable is unset; set, it fails the test when it names a folder that
+// does not exist (naming the folder) or a file, and returns the folder it
+// names.
+func TestSpecTestsFailsOnAMissingFolder(t *testing.T) {
 	_, repo := tree(t)
 	mkfile(t, filepath.Join(repo, "afile"))
 	t.Chdir(repo)
@@ -121,8 +123,8 @@ func TestSpecTestsSkipsWithoutVectors(t *testing.T) {
 	t.Setenv(Variable, "no/such/folder")
 	r = &recordTB{TB: t}
 	SpecTests(r)
-	if !strings.Contains(r.skip, filepath.Join(repo, "no", "such", "folder")) || r.fatal != "" {
-		t.Errorf("missing folder: skip %q, fatal %q; want a skip naming the folder", r.skip, r.fatal)
+	if !strings.Contains(r.fatal, filepath.Join(repo, "no", "such", "folder")) || r.skip != "" {
+		t.Errorf("missing folder: skip %q, fatal %q; want a failure naming the folder", r.skip, r.fatal)
 	}
 	t.Setenv(Variable, "afile")
 	r = &recordTB{TB: t}

@@ -62,13 +62,13 @@ func (n *Network) aggregateSets(sap *attestation.SignedAggregateAndProof) (sets 
 	selDomain, err1 := ssz.ComputeDomain(ssz.DomainSelectionProof, fork, gvr)
 	aapDomain, err2 := ssz.ComputeDomain(ssz.DomainAggregateAndProof, fork, gvr)
 	attDomain, err3 := ssz.ComputeDomain(ssz.DomainBeaconAttester, fork, gvr)
-	aapRoot, err4 := ssz.ComputeSigningRoot(aap, aapDomain)
+	msgRoot, err4 := n.aggregateAndProofRoot(aap)
 	attRoot, err5 := ssz.ComputeSigningRoot(d, attDomain)
 	if err1 != nil || err2 != nil || err3 != nil || err4 != nil || err5 != nil {
 		return sets, false
 	}
 	sets[0] = verifier.Set{Root: ssz.ComputeSigningRootFromRoot(ssz.HashTreeRootUint64(d.Slot), selDomain), PublicKey: aggregator, Signature: aap.SelectionProof}
-	sets[1] = verifier.Set{Root: aapRoot, PublicKey: aggregator, Signature: sap.Signature}
+	sets[1] = verifier.Set{Root: ssz.ComputeSigningRootFromRoot(msgRoot, aapDomain), PublicKey: aggregator, Signature: sap.Signature}
 	sets[2] = verifier.Set{Root: attRoot, PublicKey: participants, Signature: agg.Signature}
 	return sets, true
 }

@@ -2,6 +2,7 @@ package pooltest
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -150,12 +151,9 @@ func (t *AggregateTraffic) faulty(kit *slotKit, c *committeeLoad, k int, sap *at
 		aap.AggregatorIndex, aap.SelectionProof = c.members[pos], c.proofs[pos]
 		t.signOuter(kit, out, aap.AggregatorIndex)
 	case AggAggregatorNotInCommittee:
-		v := aap.AggregatorIndex
-		for slices.Contains(c.members, v) {
-			v = (v + 1) % n.Validators
-			if v == aap.AggregatorIndex {
-				return nil, fmt.Errorf("pooltest: %v needs a validator outside the committee", f)
-			}
+		v, err := t.outsider(kit, c, aap.AggregatorIndex)
+		if err != nil {
+			return nil, fmt.Errorf("pooltest: %v: %w", f, err)
 		}
 		aap.AggregatorIndex = v
 		t.signOuter(kit, out, v)
@@ -258,4 +256,58 @@ func (t *AggregateTraffic) chainFaultData(kit *slotKit, f AggregateFault) (*atte
 		}
 	}
 	return d, nil
+}
+
+// outsider returns a validator outside committee c that aggregates for no
+// committee of kit's epoch, searching from after start. The specs' rule
+// that an aggregator's first aggregate of an epoch is the only one it may
+// send ([IGNORE]) comes before the committee check ([REJECT]), so an
+// outsider that aggregates elsewhere in the epoch would be ignored, not
+// rejected, once its own aggregate is in.
+func (t *AggregateTraffic) outsider(kit *slotKit, c *committeeLoad, start uint64) (uint64, error) {
+	n := t.net
+	for i := uint64(1); i < n.Validators; i++ {
+		v := (start + i) % n.Validators
+		if slices.Contains(c.members, v) {
+			continue
+		}
+		agg, err := t.aggregatesIn(v, kit.epoch)
+		if err != nil {
+			return 0, err
+		}
+		if !agg {
+			return v, nil
+		}
+	}
+	return 0, errors.New("no validator outside the committee aggregates for no committee of the epoch")
+}
+
+// aggregatesIn reports whether validator v is selected as an aggregator of
+// its committee in epoch.
+func (t *AggregateTraffic) aggregatesIn(v, epoch uint64) (bool, error) {
+	n := t.net
+	cps, ok := n.Committees.CommitteeCountPerSlot(epoch)
+	if !ok {
+		return false, fmt.Errorf("no committees for epoch %d", epoch)
+	}
+	for slot := epoch * n.SlotsPerEpoch; slot < (epoch+1)*n.SlotsPerEpoch; slot++ {
+		for ci := range cps {
+			members, ok := n.Committees.BeaconCommittee(slot, ci)
+			if !ok {
+				return false, fmt.Errorf("no committee %d at slot %d", ci, slot)
+			}
+			if !slices.Contains(members, v) {
+				continue
+			}
+			domain, err := t.domain(ssz.DomainSelectionProof, epoch)
+			if err != nil {
+				return false, err
+			}
+			root := ssz.ComputeSigningRootFromRoot(ssz.HashTreeRootUint64(slot), domain)
+			n.DeriveKeys([]uint64{v})
+			proof := crypto.Sign(n.Keys.SecretKey(v), root[:]).Bytes()
+			return isAggregator(len(members), proof), nil
+		}
+	}
+	return false, fmt.Errorf("validator %d is in no committee of epoch %d", v, epoch)
 }

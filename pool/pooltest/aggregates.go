@@ -454,9 +454,10 @@ func (t *AggregateTraffic) signedAggregate(kit *slotKit, c *committeeLoad, aggre
 
 // signOuter sets sap's signature: validator's over its AggregateAndProof.
 func (t *AggregateTraffic) signOuter(kit *slotKit, sap *attestation.SignedAggregateAndProof, validator uint64) {
-	root, err := ssz.ComputeSigningRoot(sap.Message, kit.aapDomain)
+	msgRoot, err := t.net.aggregateAndProofRoot(sap.Message)
 	if err != nil {
 		panic(fmt.Sprintf("pooltest: signing root of a generated aggregate: %v", err))
 	}
+	root := ssz.ComputeSigningRootFromRoot(msgRoot, kit.aapDomain)
 	sap.Signature = crypto.Sign(t.net.Keys.SecretKey(validator), root[:]).Bytes()
 }

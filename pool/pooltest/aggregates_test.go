@@ -137,14 +137,7 @@ func TestAggregateTrafficFaults(t *testing.T) {
 			t.Errorf("%v: %d messages, want 1", f, seen[f])
 		}
 	}
-	p, err := pool.New(pool.Config{}, net.Node())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	net.SetSlot(slot, 8*time.Second)
-	results, _ := pooltest.SubmitAggregates(p, msgs, 8)
-	tally := pooltest.CheckAggregates(msgs, results)
+	results, tally := submitSlot(t, net, slot, msgs)
 	for _, i := range tally.Wrong {
 		t.Errorf("%v (committee %d): got %v, want %v %v", msgs[i].Fault, msgs[i].Committee, results[i], msgs[i].WantVerdict, msgs[i].WantErr)
 	}
@@ -168,6 +161,20 @@ func TestAggregateTrafficFaults(t *testing.T) {
 	}
 }
 
+// submitSlot sends msgs of slot to a new pool over net, when aggregates
+// are sent, and checks their verdicts.
+func submitSlot(t *testing.T, net *pooltest.Network, slot uint64, msgs []pooltest.AggregateMsg) ([]pool.Result, pooltest.Tally) {
+	t.Helper()
+	p, err := pool.New(pool.Config{}, net.Node())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	net.SetSlot(slot, 8*time.Second)
+	results, _ := pooltest.SubmitAggregates(p, msgs, 8)
+	return results, pooltest.CheckAggregates(msgs, results)
+}
+
 func TestAggregateTrafficImpossibleFault(t *testing.T) {
 	net := pooltest.NewNetwork(32*64*128, 10) // 64 committees, epoch 0
 	gen := pooltest.NewAggregateTraffic(net, pooltest.AggregateConfig{})
@@ -176,5 +183,89 @@ func TestAggregateTrafficImpossibleFault(t *testing.T) {
 	}
 	if _, err := gen.Slot(10, map[pooltest.AggregateFault]int{pooltest.AggStaleEpoch: 1}); err == nil {
 		t.Error("a vote two epochs before epoch 0: no error")
+	}
+}
+
+// TestOutsiderAggregatesNowhere: the aggregator an
+// AggAggregatorNotInCommittee fault puts in is no aggregator of any
+// committee of the epoch. One that is would have its own aggregate of the
+// epoch, and once that is in, the fault's message is ignored
+// (aggregator_seen, a rule before the committee check) instead of rejected.
+func TestOutsiderAggregatesNowhere(t *testing.T) {
+	net := smallNet()
+	const epoch = 2
+	slots := uint64(32)
+	if testing.Short() {
+		slots = 12
+	}
+	gen := pooltest.NewAggregateTraffic(net, pooltest.AggregateConfig{Seed: 3})
+	fork := net.Forks.ForkVersion(epoch)
+	selDomain, _ := ssz.ComputeDomain(ssz.DomainSelectionProof, fork, net.Forks.Root)
+	for slot := epoch * net.SlotsPerEpoch; slot < epoch*net.SlotsPerEpoch+slots; slot++ {
+		msgs, err := gen.Slot(slot, map[pooltest.AggregateFault]int{pooltest.AggAggregatorNotInCommittee: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range msgs {
+			if m.Fault != pooltest.AggAggregatorNotInCommittee {
+				continue
+			}
+			v := m.Msg.Message.AggregatorIndex
+			s, members := committeeOf(t, net, epoch, v)
+			selRoot := ssz.ComputeSigningRootFromRoot(ssz.HashTreeRootUint64(s), selDomain)
+			net.DeriveKeys([]uint64{v})
+			if selects(len(members), crypto.Sign(net.Keys.SecretKey(v), selRoot[:]).Bytes()) {
+				t.Errorf("slot %d: the outsider %d aggregates for its own committee at slot %d", slot, v, s)
+			}
+		}
+	}
+}
+
+// committeeOf returns the slot and committee of validator v in epoch.
+func committeeOf(t *testing.T, net *pooltest.Network, epoch, v uint64) (uint64, []uint64) {
+	t.Helper()
+	cps, _ := net.Committees.CommitteeCountPerSlot(epoch)
+	for s := epoch * net.SlotsPerEpoch; s < (epoch+1)*net.SlotsPerEpoch; s++ {
+		for ci := range cps {
+			members, _ := net.Committees.BeaconCommittee(s, ci)
+			for _, m := range members {
+				if m == v {
+					return s, members
+				}
+			}
+		}
+	}
+	t.Fatalf("validator %d is in no committee of epoch %d", v, epoch)
+	return 0, nil
+}
+
+// TestAggregateTrafficGloas: on a network that reaches Gloas, the
+// aggregators sign the Gloas AggregateAndProof's root, which a pool with
+// the Gloas rules and the baseline accept.
+func TestAggregateTrafficGloas(t *testing.T) {
+	net := smallNet()
+	net.Gloas = &pool.GloasNode{ForkEpoch: 2, PTC: pooltest.CommitteePTC{Committees: net.Committees, SlotsPerEpoch: net.SlotsPerEpoch}}
+	const slot = 64 // epoch 2
+	msgs, err := pooltest.NewAggregateTraffic(net, pooltest.AggregateConfig{Seed: 5}).Slot(slot, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if results, tally := submitSlot(t, net, slot, msgs); len(tally.Wrong) != 0 {
+		i := tally.Wrong[0]
+		t.Fatalf("%d of %d wrong verdicts, the first %v", len(tally.Wrong), len(msgs), results[i])
+	}
+	valid, _ := net.BaselineAggregates(msgs, 4)
+	for i, ok := range valid {
+		if !ok {
+			t.Fatalf("baseline: message %d invalid", i)
+		}
+	}
+	// The Electra root the aggregators sign before the fork is wrong here.
+	aap := msgs[0].Msg.Message
+	aapDomain, _ := ssz.ComputeDomain(ssz.DomainAggregateAndProof, net.Forks.ForkVersion(2), net.Forks.Root)
+	electra, _ := ssz.ComputeSigningRoot(aap, aapDomain)
+	outer, _ := crypto.SignatureFromBytes(msgs[0].Msg.Signature[:])
+	if crypto.Verify(net.Keys.PublicKey(aap.AggregatorIndex), electra[:], outer) {
+		t.Fatal("the aggregator signed the Electra root")
 	}
 }

@@ -39,6 +39,11 @@ type Network struct {
 	Chain         *MemChain
 	Forks         *ForkList
 	Clock         *ManualClock
+	// Gloas, when set, is where the chain reaches Gloas: Node gives it to
+	// the pool, and the aggregates of epochs from its ForkEpoch on are
+	// signed over the Gloas AggregateAndProof's root (EIP-7688). nil: the
+	// chain stays in Electra.
+	Gloas *pool.GloasNode
 }
 
 // BlockRoot is the root of the simulated block of slot.
@@ -76,7 +81,16 @@ func NewNetwork(n, head uint64) *Network {
 
 // Node returns the pool's view of the network.
 func (n *Network) Node() pool.Node {
-	return pool.Node{GenesisTime: Genesis, Clock: n.Clock, Keys: n.Keys, Committees: n.Committees, Forks: n.Forks, Chain: n.Chain}
+	return pool.Node{GenesisTime: Genesis, Clock: n.Clock, Keys: n.Keys, Committees: n.Committees, Forks: n.Forks, Chain: n.Chain, Gloas: n.Gloas}
+}
+
+// aggregateAndProofRoot is the root the aggregator of aap signs: the
+// Electra AggregateAndProof's, or from the Gloas fork on the Gloas one's.
+func (n *Network) aggregateAndProofRoot(aap *attestation.AggregateAndProof) ([32]byte, error) {
+	if n.Gloas != nil && aap.Aggregate != nil && aap.Aggregate.Data != nil && aap.Aggregate.Data.Slot/n.SlotsPerEpoch >= n.Gloas.ForkEpoch {
+		return aap.Gloas().HashTreeRoot()
+	}
+	return aap.HashTreeRoot()
 }
 
 // SetSlot sets the clock to offset after the start of slot.

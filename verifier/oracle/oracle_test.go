@@ -688,8 +688,8 @@ func smallOrderPoint(t testing.TB, ell int64) curve.G2 {
 // deserialization_G1 (KeyValidate), deserialization_G2 (signature_to_point
 // with the subgroup check) and hash_to_G2. The folder is
 // $CONSENSUS_SPEC_TESTS, a relative path taken from the repository root
-// (testenv skips when it is unset or names no path, and fails when it names
-// a file).
+// (testenv skips when it is unset, and fails when it names a folder that
+// does not exist or a file).
 func oracleSpecVectors(t *testing.T) {
 	base := filepath.Join(testenv.SpecTests(t), "general", "phase0", "bls")
 	if _, err := os.Stat(base); err != nil {

@@ -204,6 +204,10 @@ type Committees interface {
 type CommitteePTC struct {
 	Committees    Committees
 	SlotsPerEpoch uint64
+	// Size is PTC_SIZE: 0 means the mainnet preset's,
+	// attestation.PTCSize; the minimal preset's is
+	// attestation.MinimalPTCSize.
+	Size int
 }
 
 // PTC returns the PTC_SIZE members of slot's PTC.
@@ -223,7 +227,11 @@ func (c CommitteePTC) PTC(slot uint64) ([]uint64, bool) {
 	if len(all) == 0 {
 		return nil, false
 	}
-	ptc := make([]uint64, attestation.PTCSize)
+	size := c.Size
+	if size == 0 {
+		size = attestation.PTCSize
+	}
+	ptc := make([]uint64, size)
 	for i := range ptc {
 		ptc[i] = all[i%len(all)]
 	}

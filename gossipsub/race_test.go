@@ -1,0 +1,5 @@
+//go:build race
+
+package gossipsub_test
+
+const raceEnabled = true
