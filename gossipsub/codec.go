@@ -5,7 +5,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash"
 	"strings"
+	"sync"
 
 	"github.com/golang/snappy"
 	pb "github.com/libp2p/go-libp2p-pubsub/pb"
@@ -74,12 +76,13 @@ func bitlistBytes(n int) int { return n/8 + 1 }
 // valid snappy, and is refused without decompressing.
 const expansionNum, expansionDen = 64, 3
 
-// inflate undoes snappy block compression, refusing before any allocation
-// a payload that declares more than limit bytes or more than its bytes can
-// hold, so a payload of c bytes costs at most 64c/3 bytes. It returns the
-// declared length, and an unformatted error (ErrPayloadTooLarge,
-// errOverExpansion or snappy's), which allocates nothing.
-func inflate(data []byte, limit int) (raw []byte, n int, err error) {
+// inflate undoes snappy block compression into dst when it has room (a
+// new buffer otherwise), refusing before any allocation a payload that
+// declares more than limit bytes or more than its bytes can hold, so a
+// payload of c bytes costs at most 64c/3 bytes. It returns the declared
+// length, and an unformatted error (ErrPayloadTooLarge, errOverExpansion or
+// snappy's), which allocates nothing.
+func inflate(dst, data []byte, limit int) (raw []byte, n int, err error) {
 	n, err = snappy.DecodedLen(data)
 	switch {
 	case err != nil:
@@ -89,7 +92,10 @@ func inflate(data []byte, limit int) (raw []byte, n int, err error) {
 	case expansionDen*n > expansionNum*len(data):
 		return nil, n, errOverExpansion
 	}
-	raw, err = snappy.Decode(make([]byte, n), data)
+	if cap(dst) < n {
+		dst = make([]byte, n)
+	}
+	raw, err = snappy.Decode(dst[:n], data)
 	return raw, n, err
 }
 
@@ -97,7 +103,7 @@ type sszUnmarshaler interface{ UnmarshalSSZ([]byte) error }
 
 // decode decodes data into v, whose encoding is at most limit bytes.
 func decode(data []byte, v sszUnmarshaler, limit int) error {
-	raw, n, err := inflate(data, limit)
+	raw, n, err := inflate(nil, data, limit)
 	switch {
 	case errors.Is(err, ErrUndecodable): // ErrPayloadTooLarge, errOverExpansion
 		return fmt.Errorf("%w (%d bytes declared in %d, limit %d)", err, n, len(data), limit)
@@ -171,22 +177,43 @@ func Encode(v interface{ MarshalSSZ() ([]byte, error) }) ([]byte, error) {
 // client rejects it. So a message costs at most about 21 times its own size
 // in allocation.
 func MessageID(m *pb.Message) string {
-	topic := m.GetTopic()
-	domain, body := MessageDomainValidSnappy, m.GetData()
-	if raw, _, err := inflate(body, topicLimit(topic)); err == nil {
+	topic, data := m.GetTopic(), m.GetData()
+	st := idStates.Get().(*idState)
+	defer idStates.Put(st)
+	domain, body := MessageDomainValidSnappy, data
+	if raw, _, err := inflate(st.body[:0], data, topicLimit(topic)); err == nil {
 		body = raw
 	} else {
 		domain = MessageDomainInvalidSnappy
 	}
-	h := sha256.New()
-	h.Write(domain[:])
-	var n [8]byte
-	binary.LittleEndian.PutUint64(n[:], uint64(len(topic)))
-	h.Write(n[:])
-	h.Write([]byte(topic))
-	h.Write(body)
-	return string(h.Sum(nil)[:20])
+	head := append(st.head[:0], domain[:]...)
+	head = binary.LittleEndian.AppendUint64(head, uint64(len(topic)))
+	head = append(head, topic...)
+	st.h.Reset()
+	st.h.Write(head)
+	st.h.Write(body)
+	st.sum = st.h.Sum(st.sum[:0])
+	return string(st.sum[:20])
 }
+
+// idState is MessageID's reused state (idStates), so that the message-id
+// of a payload that decompresses within idBodySize (every attestation and
+// aggregate) allocates only the id: the hash, the buffers of the
+// decompressed payload and of the rest of the hashed input, and the sum.
+// A larger payload is decompressed into a buffer of its own.
+type idState struct {
+	h          hash.Hash
+	head, body []byte
+	sum        []byte
+}
+
+var idStates = sync.Pool{New: func() any {
+	return &idState{h: sha256.New(), head: make([]byte, 0, 128), body: make([]byte, 0, idBodySize), sum: make([]byte, 0, sha256.Size)}
+}}
+
+// idBodySize is the decompressed payload MessageID's reused buffer holds:
+// the largest aggregate (16,829 bytes) and more.
+const idBodySize = 32 << 10
 
 // topicLimit is the largest uncompressed payload of topic: its message
 // type's largest encoding for the topics of attestations, aggregates and
