@@ -183,12 +183,18 @@ func MessageID(m *pb.Message) string {
 	domain, body := MessageDomainValidSnappy, data
 	if raw, _, err := inflate(st.body[:0], data, topicLimit(topic)); err == nil {
 		body = raw
+		if cap(raw) <= idBodySize {
+			st.body = raw[:0]
+		}
 	} else {
 		domain = MessageDomainInvalidSnappy
 	}
 	head := append(st.head[:0], domain[:]...)
 	head = binary.LittleEndian.AppendUint64(head, uint64(len(topic)))
 	head = append(head, topic...)
+	if cap(head) <= idHeadSize {
+		st.head = head[:0]
+	}
 	st.h.Reset()
 	st.h.Write(head)
 	st.h.Write(body)
@@ -197,23 +203,20 @@ func MessageID(m *pb.Message) string {
 }
 
 // idState is MessageID's reused state (idStates), so that the message-id
-// of a payload that decompresses within idBodySize (every attestation and
-// aggregate) allocates only the id: the hash, the buffers of the
-// decompressed payload and of the rest of the hashed input, and the sum.
-// A larger payload is decompressed into a buffer of its own.
+// of an attestation or an aggregate, computed for every copy received,
+// allocates only the id once the state has served one: the hash, and
+// buffers for the decompressed payload (kept up to idBodySize: the largest
+// aggregate is 16,829 bytes), the rest of the hashed input (up to
+// idHeadSize) and the sum. A new state costs what the call needs, so a
+// call costs no more than one without reuse.
 type idState struct {
-	h          hash.Hash
-	head, body []byte
-	sum        []byte
+	h               hash.Hash
+	head, body, sum []byte
 }
 
-var idStates = sync.Pool{New: func() any {
-	return &idState{h: sha256.New(), head: make([]byte, 0, 128), body: make([]byte, 0, idBodySize), sum: make([]byte, 0, sha256.Size)}
-}}
+var idStates = sync.Pool{New: func() any { return &idState{h: sha256.New()} }}
 
-// idBodySize is the decompressed payload MessageID's reused buffer holds:
-// the largest aggregate (16,829 bytes) and more.
-const idBodySize = 32 << 10
+const idBodySize, idHeadSize = 32 << 10, 256
 
 // topicLimit is the largest uncompressed payload of topic: its message
 // type's largest encoding for the topics of attestations, aggregates and
