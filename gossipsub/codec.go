@@ -5,7 +5,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash"
 	"strings"
+	"sync"
 
 	"github.com/golang/snappy"
 	pb "github.com/libp2p/go-libp2p-pubsub/pb"
@@ -74,12 +76,13 @@ func bitlistBytes(n int) int { return n/8 + 1 }
 // valid snappy, and is refused without decompressing.
 const expansionNum, expansionDen = 64, 3
 
-// inflate undoes snappy block compression, refusing before any allocation
-// a payload that declares more than limit bytes or more than its bytes can
-// hold, so a payload of c bytes costs at most 64c/3 bytes. It returns the
-// declared length, and an unformatted error (ErrPayloadTooLarge,
-// errOverExpansion or snappy's), which allocates nothing.
-func inflate(data []byte, limit int) (raw []byte, n int, err error) {
+// inflate undoes snappy block compression into dst when it has room (a
+// new buffer otherwise), refusing before any allocation a payload that
+// declares more than limit bytes or more than its bytes can hold, so a
+// payload of c bytes costs at most 64c/3 bytes. It returns the declared
+// length, and an unformatted error (ErrPayloadTooLarge, errOverExpansion or
+// snappy's), which allocates nothing.
+func inflate(dst, data []byte, limit int) (raw []byte, n int, err error) {
 	n, err = snappy.DecodedLen(data)
 	switch {
 	case err != nil:
@@ -89,7 +92,10 @@ func inflate(data []byte, limit int) (raw []byte, n int, err error) {
 	case expansionDen*n > expansionNum*len(data):
 		return nil, n, errOverExpansion
 	}
-	raw, err = snappy.Decode(make([]byte, n), data)
+	if cap(dst) < n {
+		dst = make([]byte, n)
+	}
+	raw, err = snappy.Decode(dst[:n], data)
 	return raw, n, err
 }
 
@@ -97,7 +103,7 @@ type sszUnmarshaler interface{ UnmarshalSSZ([]byte) error }
 
 // decode decodes data into v, whose encoding is at most limit bytes.
 func decode(data []byte, v sszUnmarshaler, limit int) error {
-	raw, n, err := inflate(data, limit)
+	raw, n, err := inflate(nil, data, limit)
 	switch {
 	case errors.Is(err, ErrUndecodable): // ErrPayloadTooLarge, errOverExpansion
 		return fmt.Errorf("%w (%d bytes declared in %d, limit %d)", err, n, len(data), limit)
@@ -171,22 +177,46 @@ func Encode(v interface{ MarshalSSZ() ([]byte, error) }) ([]byte, error) {
 // client rejects it. So a message costs at most about 21 times its own size
 // in allocation.
 func MessageID(m *pb.Message) string {
-	topic := m.GetTopic()
-	domain, body := MessageDomainValidSnappy, m.GetData()
-	if raw, _, err := inflate(body, topicLimit(topic)); err == nil {
+	topic, data := m.GetTopic(), m.GetData()
+	st := idStates.Get().(*idState)
+	defer idStates.Put(st)
+	domain, body := MessageDomainValidSnappy, data
+	if raw, _, err := inflate(st.body[:0], data, topicLimit(topic)); err == nil {
 		body = raw
+		if cap(raw) <= idBodySize {
+			st.body = raw[:0]
+		}
 	} else {
 		domain = MessageDomainInvalidSnappy
 	}
-	h := sha256.New()
-	h.Write(domain[:])
-	var n [8]byte
-	binary.LittleEndian.PutUint64(n[:], uint64(len(topic)))
-	h.Write(n[:])
-	h.Write([]byte(topic))
-	h.Write(body)
-	return string(h.Sum(nil)[:20])
+	head := append(st.head[:0], domain[:]...)
+	head = binary.LittleEndian.AppendUint64(head, uint64(len(topic)))
+	head = append(head, topic...)
+	if cap(head) <= idHeadSize {
+		st.head = head[:0]
+	}
+	st.h.Reset()
+	st.h.Write(head)
+	st.h.Write(body)
+	st.sum = st.h.Sum(st.sum[:0])
+	return string(st.sum[:20])
 }
+
+// idState is MessageID's reused state (idStates), so that the message-id
+// of an attestation or an aggregate, computed for every copy received,
+// allocates only the id once the state has served one: the hash, and
+// buffers for the decompressed payload (kept up to idBodySize: the largest
+// aggregate is 16,829 bytes), the rest of the hashed input (up to
+// idHeadSize) and the sum. A new state costs what the call needs, so a
+// call costs no more than one without reuse.
+type idState struct {
+	h               hash.Hash
+	head, body, sum []byte
+}
+
+var idStates = sync.Pool{New: func() any { return &idState{h: sha256.New()} }}
+
+const idBodySize, idHeadSize = 32 << 10, 256
 
 // topicLimit is the largest uncompressed payload of topic: its message
 // type's largest encoding for the topics of attestations, aggregates and

@@ -1,6 +1,7 @@
 package gossipsub_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -12,6 +13,7 @@ import (
 	pubsub "github.com/libp2p/go-libp2p-pubsub"
 	pb "github.com/libp2p/go-libp2p-pubsub/pb"
 	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/sirupsen/logrus"
 
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/gossipsub"
@@ -244,4 +246,53 @@ func TestValidators(t *testing.T) {
 	if _, err := gossipsub.NewValidators(nil, gossipsub.Config{}); !errors.Is(err, gossipsub.ErrConfig) {
 		t.Errorf("nil intake: %v", err)
 	}
+}
+
+// A message not accepted is logged at debug level, as one line with its
+// verdict; with the logger above debug, the validator builds no log fields
+// for it: it allocates no more than an accepted one (a flood of them costs
+// no log lines nobody reads).
+func TestValidatorLog(t *testing.T) {
+	att := &attestation.SingleAttestation{Data: &attestation.AttestationData{Source: &attestation.Checkpoint{}, Target: &attestation.Checkpoint{}}}
+	topic, fwd := "t", peer.ID("forwarder")
+	msg := &pubsub.Message{Message: &pb.Message{Topic: &topic, Data: mustEncode(t, att)}, ReceivedFrom: fwd}
+	allocs := make(map[pool.Verdict]float64)
+	for _, level := range []logrus.Level{logrus.DebugLevel, logrus.InfoLevel} {
+		for _, verdict := range []pool.Verdict{pool.Ignore, pool.Accept} {
+			var out bytes.Buffer
+			l := logrus.New()
+			l.SetOutput(&out)
+			l.SetLevel(level)
+			v, err := gossipsub.NewValidators(fixedIntake{pool.Result{Verdict: verdict, Err: pool.ErrAlreadySeen}}, gossipsub.Config{Logger: l})
+			if err != nil {
+				t.Fatal(err)
+			}
+			validate := v.Attestation(5)
+			validate(context.Background(), fwd, msg)
+			want := 0
+			if level == logrus.DebugLevel && verdict != pool.Accept {
+				want = 1
+			}
+			if lines := strings.Count(out.String(), "gossip message not accepted"); lines != want || want == 1 && !strings.Contains(out.String(), "already_seen") {
+				t.Errorf("logger at %v, %v: %d lines, want %d: %q", level, verdict, lines, want, out.String())
+			}
+			if level == logrus.InfoLevel {
+				allocs[verdict] = testing.AllocsPerRun(20, func() { validate(context.Background(), fwd, msg) })
+			}
+		}
+	}
+	if allocs[pool.Ignore] > allocs[pool.Accept] {
+		t.Errorf("logger above debug: %.0f allocations for a message not accepted, %.0f for an accepted one", allocs[pool.Ignore], allocs[pool.Accept])
+	}
+}
+
+// fixedIntake answers every message with res.
+type fixedIntake struct{ res pool.Result }
+
+func (f fixedIntake) ValidateAttestation(context.Context, pool.Peer, *attestation.SingleAttestation, uint64) pool.Result {
+	return f.res
+}
+
+func (f fixedIntake) ValidateAggregate(context.Context, pool.Peer, *attestation.SignedAggregateAndProof) pool.Result {
+	return f.res
 }

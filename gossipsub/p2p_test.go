@@ -103,15 +103,24 @@ func TestLoopbackSlot(t *testing.T) {
 // 1024 sets: about four slots of the simulated chain's 256 attestations and
 // their aggregates, as the default is two of mainnet's, so that the flood
 // meets the pool's bounds (a peer's share, MaxPendingPerPeer, is 256).
+//
+// attackAllocBound bounds what the attack costs in allocation: the bytes
+// the attacked run allocates past the run without it, per hostile message.
+// A hostile message costs a few KiB (its RPC, its validation, its place in
+// the pool). A decoder or message-id function that allocated a payload's
+// declared size before refusing it would spend 10 MiB on each oversized
+// payload at each step: with 16 of them among the flood's 3000, over
+// 100 KiB per hostile message.
 const (
 	attackSlot                                = 70
 	attackHonestA, attackHonestB, evil        = 0, 1, 2
 	attackSpread                              = 400 * time.Millisecond
-	attackInvalid, attackOversized            = 4, 8
+	attackInvalid, attackOversized            = 4, 16
 	attackMaxPending                          = 1024
 	attackFlood, attackFloodRace              = 3000, 1000
 	attackTimeout, attackTimeoutRace          = time.Second, 5 * time.Second
 	attackHeapBound                    uint64 = 128 << 20
+	attackAllocBound                          = 32 << 10
 )
 
 // attackSize is the flood and the validator's timeout: under the race
@@ -206,9 +215,21 @@ func checkAttacked(tb testing.TB, res *p2psim.Result, flood int) {
 	}
 }
 
+// allocPerHostile is the bytes the attacked run allocated past the quiet
+// one, per hostile message.
+func allocPerHostile(quiet, attacked *p2psim.Result) float64 {
+	hostile := 0
+	for _, n := range attacked.Hostile {
+		hostile += n
+	}
+	return (float64(attacked.Allocated) - float64(quiet.Allocated)) / float64(max(1, hostile))
+}
+
 // TestLoopbackAttack: the slot without and with the attacker. Both runs
 // give every honest message its exact verdict at every host, keep the heap
-// under 128 MiB, and the attacker ends below the graylist threshold. The
+// under 128 MiB, and the attacker ends below the graylist threshold; the
+// attacked run allocates at most 32 KiB per hostile message more than the
+// run without it (attackAllocBound). The
 // honest verdicts' p99 under attack, against the run without it, is
 // asserted within 1.5x with ATTPOOL_TIMING_TESTS (medians of three pairs,
 // on a quiet machine: the three hosts share the process's cores); logged
@@ -226,9 +247,14 @@ func TestLoopbackAttack(t *testing.T) {
 		res := attackRun(t, flood, timeout)
 		checkAttacked(t, res, flood)
 		quiet, attacked = append(quiet, base.Honest.P99), append(attacked, res.Honest.P99)
-		t.Logf("honest verdicts p50/p99: %v/%v without the attacker, %v/%v with it; hostile messages %v; attacker's score %.0f; peak heap %.1f and %.1f MiB",
+		perMsg := allocPerHostile(base, res)
+		t.Logf("honest verdicts p50/p99: %v/%v without the attacker, %v/%v with it; hostile messages %v; attacker's score %.0f; peak heap %.1f and %.1f MiB; allocated %.1f and %.1f MiB, %.1f KiB per hostile message",
 			base.Honest.P50, base.Honest.P99, res.Honest.P50, res.Honest.P99, res.Hostile, res.SourceScores[evil],
-			float64(base.PeakHeap)/(1<<20), float64(res.PeakHeap)/(1<<20))
+			float64(base.PeakHeap)/(1<<20), float64(res.PeakHeap)/(1<<20),
+			float64(base.Allocated)/(1<<20), float64(res.Allocated)/(1<<20), perMsg/(1<<10))
+		if perMsg > attackAllocBound {
+			t.Errorf("the attack allocated %.1f KiB per hostile message past the run without it, over %d KiB", perMsg/(1<<10), attackAllocBound>>10)
+		}
 	}
 	q, a := median(quiet), median(attacked)
 	t.Logf("honest p99: %v without the attacker, %v with it (%.2fx)", q, a, float64(a)/float64(q))
@@ -239,31 +265,38 @@ func TestLoopbackAttack(t *testing.T) {
 
 // BenchmarkLoopbackAttack runs the slot without and with the attacker in
 // turn (b.N pairs, the order alternating) and reports the medians of the
-// honest verdicts' p99 and their ratio.
+// honest verdicts' p99, their ratio, and of the attack's allocation per
+// hostile message.
 func BenchmarkLoopbackAttack(b *testing.B) {
 	flood, timeout := attackSize()
 	var quiet, attacked []time.Duration
+	var alloc []float64
 	for i := range b.N {
+		var pair [2]*p2psim.Result
 		for k := range 2 {
-			if (i+k)%2 == 0 {
-				res := attackRun(b, 0, timeout)
-				checkAttacked(b, res, 0)
-				quiet = append(quiet, res.Honest.P99)
+			f := 0
+			if (i+k)%2 == 1 {
+				f = flood
+			}
+			res := attackRun(b, f, timeout)
+			checkAttacked(b, res, f)
+			if f == 0 {
+				pair[0], quiet = res, append(quiet, res.Honest.P99)
 			} else {
-				res := attackRun(b, flood, timeout)
-				checkAttacked(b, res, flood)
-				attacked = append(attacked, res.Honest.P99)
+				pair[1], attacked = res, append(attacked, res.Honest.P99)
 			}
 		}
+		alloc = append(alloc, allocPerHostile(pair[0], pair[1]))
 	}
 	q, a := median(quiet), median(attacked)
 	b.ReportMetric(float64(q)/1e6, "quiet-p99-ms")
 	b.ReportMetric(float64(a)/1e6, "attacked-p99-ms")
 	b.ReportMetric(float64(a)/float64(q), "p99-ratio")
+	b.ReportMetric(median(alloc)/(1<<10), "alloc-KiB/hostile")
 	b.Logf("honest p99 without the attacker %v, with it %v", quiet, attacked)
 }
 
-func median(d []time.Duration) time.Duration {
+func median[T time.Duration | float64](d []T) T {
 	s := slices.Clone(d)
 	slices.Sort(s)
 	return s[len(s)/2]

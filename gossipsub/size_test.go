@@ -148,8 +148,14 @@ func TestLargestMessages(t *testing.T) {
 		if c.idRaw != nil {
 			idRaw = c.idRaw
 		}
-		if id := gossipsub.MessageID(&pb.Message{Topic: &c.topic, Data: snappy.Encode(nil, idRaw)}); id != specID(1, c.topic, idRaw) {
+		valid := &pb.Message{Topic: &c.topic, Data: snappy.Encode(nil, idRaw)}
+		if id := gossipsub.MessageID(valid); id != specID(1, c.topic, idRaw) {
 			t.Errorf("%s: a valid message of %d bytes without the valid-snappy id", c.topic, len(idRaw))
+		}
+		// The router computes it for every copy received: it allocates
+		// only the id (the race detector empties sync.Pools at random).
+		if n := testing.AllocsPerRun(20, func() { gossipsub.MessageID(valid) }); n > 1 && !raceEnabled {
+			t.Errorf("%s: MessageID of a valid message of %d bytes: %.0f allocations, want 1 (the id)", c.topic, len(idRaw), n)
 		}
 		over := snappy.Encode(nil, append(idRaw, 0))
 		if id := gossipsub.MessageID(&pb.Message{Topic: &c.topic, Data: over}); id != specID(0, c.topic, over) {

@@ -175,7 +175,7 @@ func (v *Validators) peer(from peer.ID) pool.Peer {
 // done reports and returns the router's verdict for res.
 func (v *Validators) done(msg *pubsub.Message, from peer.ID, start time.Time, res pool.Result) pubsub.ValidationResult {
 	r := ValidationOf(res.Verdict)
-	if r != pubsub.ValidationAccept {
+	if r != pubsub.ValidationAccept && debugEnabled(v.cfg.Logger) {
 		v.cfg.Logger.WithFields(logrus.Fields{
 			"topic": msg.GetTopic(), "peer": from, "verdict": res.Verdict, "rule": res.Rule(), "err": res.Err,
 		}).Debug("gossip message not accepted")
@@ -184,6 +184,19 @@ func (v *Validators) done(msg *pubsub.Message, from peer.ID, start time.Time, re
 		v.cfg.Observe(Outcome{Topic: msg.GetTopic(), From: from, ID: msg.ID, Result: res, Validation: r, Took: time.Since(start)})
 	}
 	return r
+}
+
+// debugEnabled reports whether l may log at debug level: false only for a
+// logrus Logger or Entry whose level is above it, so that a flood of
+// messages not accepted costs no log fields nobody reads.
+func debugEnabled(l logrus.FieldLogger) bool {
+	switch l := l.(type) {
+	case *logrus.Logger:
+		return l.IsLevelEnabled(logrus.DebugLevel)
+	case *logrus.Entry:
+		return l.Logger.IsLevelEnabled(logrus.DebugLevel)
+	}
+	return true
 }
 
 // Register registers the validators of the aggregate topic and of the given

@@ -277,6 +277,12 @@ func TestUndecodableSignatureInBatch(t *testing.T) {
 		if n := p.batch.isolatedPeers(); n != 1 {
 			t.Fatalf("%d isolated peers after a signature that does not decode", n)
 		}
+		// The isolated peer's next one is decoded in its lane, whatever
+		// the intake's bound, and rejected there.
+		p.intakeDecodes = 1
+		bad, subnet = e.single(d, 0, 4)
+		bad.Signature = [96]byte{2}
+		wantResult(t, p.ValidateAttestation(ctx, "peer", bad, subnet), Reject, ErrInvalidSignature)
 		// The rejected message is not seen: the signer's valid one is accepted.
 		good, subnet := e.single(d, 0, 3)
 		wantResult(t, p.ValidateAttestation(ctx, NoPeer, good, subnet), Accept, nil)
@@ -285,7 +291,8 @@ func TestUndecodableSignatureInBatch(t *testing.T) {
 
 // TestIntakeDecodeBound: a submitter decodes the signature itself while
 // fewer than intakeDecodes others do, and leaves it to the verify goroutine
-// past that; a signer whose key the node lacks has it decoded in any case.
+// past that or when its peer is isolated; a signer whose key the node lacks
+// has it decoded in any case.
 func TestIntakeDecodeBound(t *testing.T) {
 	e := newEnv(t, 1, 16, 100)
 	e.setSlot(testSlot, 1000)
@@ -298,7 +305,7 @@ func TestIntakeDecodeBound(t *testing.T) {
 		p.intakeDecodes = c.bound
 		p.decoding.Store(c.busy)
 		g := &group{sig: att.Signature}
-		pk, undecoded, res := p.attesterKey(g, att.AttesterIndex)
+		pk, undecoded, res := p.attesterKey(g, NoPeer, att.AttesterIndex)
 		if pk == nil || res.Err != nil || undecoded != c.deferred {
 			t.Fatalf("bound %d, %d decoding: key %v, undecoded %v, %v; want deferred %v", c.bound, c.busy, pk != nil, undecoded, res, c.deferred)
 		}
@@ -310,10 +317,18 @@ func TestIntakeDecodeBound(t *testing.T) {
 		}
 	}
 	p.decoding.Store(0)
+	p.intakeDecodes = 1
+	p.batch.taint("isolated")
+	for _, from := range []Peer{"isolated", "other"} {
+		g := &group{sig: att.Signature}
+		if _, undecoded, _ := p.attesterKey(g, from, att.AttesterIndex); undecoded != (from == "isolated") {
+			t.Fatalf("peer %s, isolated %v: undecoded %v", from, p.batch.isolatedPeer(from), undecoded)
+		}
+	}
 	p.intakeDecodes = 0
 	p.node.Keys = keysWithout{e.keys, att.AttesterIndex}
 	g := &group{sig: [96]byte{1}}
-	if _, _, res := p.attesterKey(g, att.AttesterIndex); res.Verdict != Reject || !errors.Is(res, ErrInvalidSignature) {
+	if _, _, res := p.attesterKey(g, NoPeer, att.AttesterIndex); res.Verdict != Reject || !errors.Is(res, ErrInvalidSignature) {
 		t.Fatalf("an undecodable signature of an unknown signer: %v, want a REJECT", res)
 	}
 }

@@ -145,6 +145,17 @@ func (t *peerTable) makeRoom(now time.Time) {
 	}
 }
 
+// isolatedPeer reports whether from's sets go to the isolated peers' lane
+// now (false when peers are not isolated).
+func (b *batcher) isolatedPeer(from Peer) bool {
+	if b.peers == nil || from == NoPeer {
+		return false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.peers.isolated(from, time.Now())
+}
+
 // countIsolated is the number of peers isolated at now.
 func (t *peerTable) countIsolated(now time.Time) int {
 	n := 0

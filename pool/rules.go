@@ -366,7 +366,7 @@ func (p *Pool) joinLocked(lead *group, r *request) (Result, bool) {
 
 // queueAttestation queues the signature of a SingleAttestation.
 func (p *Pool) queueAttestation(g *group, from Peer, att *attestation.SingleAttestation) (Result, bool) {
-	pk, undecoded, res := p.attesterKey(g, att.AttesterIndex)
+	pk, undecoded, res := p.attesterKey(g, from, att.AttesterIndex)
 	if pk == nil {
 		if res.Verdict == Reject { // an invalid signature, as if verified
 			p.batch.taint(from)
@@ -392,17 +392,22 @@ func (p *Pool) signerKey(g *group, sentinel error, validator uint64) (pk *crypto
 }
 
 // attesterKey is signerKey for the attestation topic, which decodes here
-// only while fewer than intakeDecodes submitters decode: past that it
-// leaves the decoding to the verify goroutine that takes the job
-// (undecoded true), in parallel with the rest of its batch. On a quiet
-// node the decoding then overlaps the verification of the batch before; at
-// the arrival peak, thousands of submitters decompressing on two cores no
-// longer keep the verify goroutines waiting for a core. A signer whose key
-// the node lacks has its signature decoded here whatever the count, so
-// that one that does not decode is still a REJECT rather than the IGNORE.
-func (p *Pool) attesterKey(g *group, validator uint64) (pk *crypto.PublicKey, undecoded bool, res Result) {
+// only while fewer than intakeDecodes submitters decode and from is not
+// isolated: otherwise it leaves the decoding to the verify goroutine that
+// takes the job (undecoded true), in parallel with the rest of its batch.
+// On a quiet node the decoding then overlaps the verification of the batch
+// before; at the arrival peak, thousands of submitters decompressing on two
+// cores no longer keep the verify goroutines waiting for a core. An
+// isolated peer's signatures are decoded by the isolated peers' goroutine,
+// within its share of a core (isolatedShare): a flood of them costs no
+// decompression beyond what that goroutine verifies, none for the sets
+// refused at the peer's share of places or cancelled in its lane. A signer
+// whose key the node lacks has its signature decoded here whatever the
+// count, so that one that does not decode is still a REJECT rather than the
+// IGNORE.
+func (p *Pool) attesterKey(g *group, from Peer, validator uint64) (pk *crypto.PublicKey, undecoded bool, res Result) {
 	if pk, res := p.publicKey(validator); pk != nil {
-		if !reserve(&p.decoding, 1, p.intakeDecodes) {
+		if p.batch.isolatedPeer(from) || !reserve(&p.decoding, 1, p.intakeDecodes) {
 			return pk, true, res
 		}
 		defer p.decoding.Add(-1)

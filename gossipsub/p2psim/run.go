@@ -29,11 +29,11 @@ func (n *Net) Run(ctx context.Context, phases []Phase, idle time.Duration) (*Res
 			all = append(all, m)
 		}
 	}
-	heap := sampleHeap()
+	mem := sampleMemory()
 	for p := range phases {
 		phases[p].Clock()
 		if err := n.publish(ctx, &phases[p]); err != nil {
-			heap()
+			mem()
 			return nil, err
 		}
 		n.waitPhase(ctx, all, idle)
@@ -45,7 +45,7 @@ func (n *Net) Run(ctx context.Context, phases []Phase, idle time.Duration) (*Res
 	case <-time.After(250 * time.Millisecond):
 	}
 	r := n.result(all)
-	r.PeakHeap = heap()
+	r.PeakHeap, r.Allocated = mem()
 	return r, nil
 }
 
@@ -53,10 +53,14 @@ func (n *Net) Run(ctx context.Context, phases []Phase, idle time.Duration) (*Res
 // phase's peak, rarely enough that the world's stops do not count.
 const heapPeriod = 20 * time.Millisecond
 
-// sampleHeap samples runtime.MemStats.HeapInuse until the returned stop
-// is called, which returns the largest sample.
-func sampleHeap() (stop func() uint64) {
+// sampleMemory samples runtime.MemStats.HeapInuse until the returned stop
+// is called, which returns the largest sample and the bytes allocated
+// meanwhile (the growth of TotalAlloc).
+func sampleMemory() (stop func() (peak, allocated uint64)) {
 	done, peak := make(chan struct{}), make(chan uint64)
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	start := ms.TotalAlloc
 	go func() {
 		t := time.NewTicker(heapPeriod)
 		defer t.Stop()
@@ -73,9 +77,11 @@ func sampleHeap() (stop func() uint64) {
 			}
 		}
 	}()
-	return func() uint64 {
+	return func() (uint64, uint64) {
 		close(done)
-		return <-peak
+		most := <-peak
+		runtime.ReadMemStats(&ms)
+		return most, ms.TotalAlloc - start
 	}
 }
 
@@ -256,6 +262,10 @@ type Result struct {
 	// PeakHeap is the largest heap in use (runtime.MemStats.HeapInuse) the
 	// run sampled, every host's together (they share the process).
 	PeakHeap uint64
+	// Allocated is the bytes the process allocated during the run
+	// (runtime.MemStats.TotalAlloc), every host's and source's together:
+	// what the run's messages cost in allocation, freed or not.
+	Allocated uint64
 }
 
 // Check returns an error naming every wrong verdict, missing validation,
