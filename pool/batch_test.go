@@ -96,7 +96,7 @@ func TestBatchFixedDelay(t *testing.T) {
 // a root's sets go together, and a root with one set is not held up by a
 // root with many.
 func TestBatchAdaptiveRoundRobin(t *testing.T) {
-	b := newTestBatcher(t, Config{BatchSize: 4, BatchDelay: time.Hour})
+	b := newTestBatcher(t, Config{BatchSize: 4, BatchDelay: time.Hour, LatencyBudget: -1})
 	b.add(testJobs(1, 1, NoPeer)...)
 	if batch, _, _, _ := b.take(primary); len(batch) != 1 {
 		t.Fatalf("a lone set: batch %v", roots(batch))
@@ -188,4 +188,76 @@ func TestConfigBatching(t *testing.T) {
 	if err != nil || c.MinBatch != 250 || c.BatchDelay != FixedBatchDelay {
 		t.Fatalf("defaults: %v %+v", err, c)
 	}
+}
+
+// TestBatchSideBySide: with room for two calls of sideBySideWidth workers,
+// a backup takes sideBySideMin queued sets at once beside the calls being
+// verified, as long as the calls in flight leave room for one more; on a
+// machine without the room it waits for BatchDelay as before.
+func TestBatchSideBySide(t *testing.T) {
+	b := newTestBatcher(t, Config{VerifyWorkers: 2 * sideBySideWidth, BatchDelay: time.Hour, LatencyBudget: -1})
+	b.add(testJobs(1, 10, NoPeer)...)
+	if batch, _, _, _ := b.take(primary); len(batch) != 10 {
+		t.Fatalf("primary took %d", len(batch))
+	}
+	b.add(testJobs(2, sideBySideMin-1, NoPeer)...)
+	if batch, _, wait, _ := b.take(backup); batch != nil || wait <= 0 {
+		t.Fatalf("below sideBySideMin: backup took %d, wait %v", len(batch), wait)
+	}
+	b.add(testJobs(2, 1, NoPeer)...)
+	if batch, _, _, _ := b.take(backup); len(batch) != sideBySideMin {
+		t.Fatalf("at sideBySideMin: backup took %d", len(batch))
+	}
+	// Two calls in flight fill the machine: a third waits.
+	b.add(testJobs(3, 2*sideBySideMin, NoPeer)...)
+	if batch, _, wait, _ := b.take(backup); batch != nil || wait <= 0 {
+		t.Fatalf("two calls in flight: backup took %d, wait %v", len(batch), wait)
+	}
+	b.verified(10, 1, time.Millisecond, true)
+	if batch, _, _, _ := b.take(backup); len(batch) != 2*sideBySideMin {
+		t.Fatalf("one call in flight: backup took %d", len(batch))
+	}
+
+	small := newTestBatcher(t, Config{VerifyWorkers: 2*sideBySideWidth - 1, BatchDelay: time.Hour, LatencyBudget: -1})
+	small.add(testJobs(1, 1, NoPeer)...)
+	small.take(primary)
+	small.add(testJobs(2, 4*sideBySideMin, NoPeer)...)
+	if batch, _, wait, _ := small.take(backup); batch != nil || wait <= 0 {
+		t.Fatalf("no room for two calls: backup took %d, wait %v", len(batch), wait)
+	}
+}
+
+// TestBatcherQueuedCount: the count of the roots' queued sets, which the
+// latency budget and the side-by-side rule read, follows every way a set
+// enters or leaves the roots' queues: queueing, a take, an isolated peer's
+// sets moving to its lane, a copy promoted back, a cancelled message's
+// sets dropped.
+func TestBatcherQueuedCount(t *testing.T) {
+	b := newTestBatcher(t, Config{BatchSize: 4, BatchDelay: time.Hour, LatencyBudget: -1})
+	check := func(step string) {
+		t.Helper()
+		n := 0
+		for _, q := range b.turn {
+			n += q.len()
+		}
+		if b.queued != n {
+			t.Fatalf("%s: count %d, queues hold %d", step, b.queued, n)
+		}
+	}
+	bad, good := testJobs(1, 3, "bad"), testJobs(2, 5, "good")
+	b.add(bad...)
+	b.add(good...)
+	check("queued")
+	b.drop(good[3:])
+	check("dropped")
+	b.taint("bad")
+	check("isolated")
+	b.promote(bad[0].g, "good")
+	check("promoted")
+	if batch, _, _, _ := b.take(primary); len(batch) == 0 {
+		t.Fatal("nothing taken")
+	}
+	check("taken")
+	b.drop(bad)
+	check("dropped again")
 }

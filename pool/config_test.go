@@ -45,7 +45,7 @@ func TestZeroConfigTakesDefaults(t *testing.T) {
 func TestConfigKeepsSetFields(t *testing.T) {
 	c := Config{
 		SlotsPerEpoch: 8, SlotDuration: 6 * time.Second, Policy: BatchFixed,
-		BatchSize: 100, BatchDelay: 7 * time.Millisecond, MinBatch: 10, VerifyWorkers: 3,
+		BatchSize: 100, BatchDelay: 7 * time.Millisecond, LatencyBudget: 3 * time.Millisecond, MinBatch: 10, VerifyWorkers: 3,
 		MaxPeers: 5, PeerHalfLife: time.Second, MergeWorkers: 2, MaxPending: 99, MaxPendingPerPeer: 33,
 		MaxAggregates: 98, MaxData: 97, MaxSeenAggregates: 96, MaxRootCache: 95,
 		MaxValidators: 94, PruneInterval: time.Second,

@@ -49,13 +49,18 @@
 // # Batching
 //
 // Config.Policy chooses how signature sets are gathered into the batches
-// handed to the verifier. BatchAdaptive (the default) is work-conserving: a
-// verify worker that is free takes what is queued at once, so batches are
-// small under light traffic and grow with the backlog under load; queued
-// sets are grouped by signing root (the verifier's same-root check pays for
-// it), roots take turns so that a root with few sets is not held up by one
-// with many, and Config.BatchDelay bounds the verification time of one
-// batch. BatchFixed is the clients' way: one FIFO for all roots, a batch when
+// handed to the verifier. Under BatchAdaptive (the default) a verify worker
+// that is free takes what is queued at once, or waits for more sets within
+// Config.LatencyBudget when, by the cost of its recent batches (a fixed
+// cost per batch, a cost per signing root and per set, measured as it runs)
+// and the recent arrival rate of each root, a larger batch costs less CPU
+// per set: batches grow when waiting is cheap, nobody waits when nothing
+// is coming, and no set waits for companions past the budget (a negative
+// budget: never wait, the work-conserving rule). Batches
+// grow with the backlog under load; queued sets are grouped by signing root
+// (the verifier's same-root check pays for it), roots take turns so that a
+// root with few sets is not held up by one with many, and Config.BatchDelay
+// bounds the verification time of one batch. BatchFixed is the clients' way: one FIFO for all roots, a batch when
 // Config.MinBatch sets are queued or the oldest has waited
 // Config.BatchDelay, at most Config.BatchSize sets; the benchmarks configure
 // it as Prysm (1000 sets or 5 ms), Lighthouse (no wait, 64), Lodestar (32
@@ -81,9 +86,13 @@
 // as soon as it is free, and the verifier spreads each over the cores; the
 // others are backups that take a batch only while another verify goroutine
 // searches a failing batch (the verifier says when a search begins, with
-// VerifyStreamSearch), or once a queued set has waited BatchDelay (the
-// pool is behind), so that batches stay large enough to be cheap and no set
-// waits behind a search. The sets count against
+// VerifyStreamSearch), once a queued set has waited BatchDelay (the
+// pool is behind), or, on a machine of 8 cores or more, once a few hundred
+// sets are queued and the batches being verified leave cores free (a
+// verifier sizes each call's parallelism to its work: two calls side by
+// side use many cores better than one spread over all of them), so that
+// batches stay large enough to be cheap and no set waits behind a search.
+// The sets count against
 // MaxPending until their message is answered, and a peer's messages (those
 // of its Peer; NoPeer's count as one peer's once a named peer's have come)
 // hold at most Config.MaxPendingPerPeer of them, so that one peer's flood

@@ -128,7 +128,7 @@ func TestLaneBatchFollowsInvalidShare(t *testing.T) {
 // queued move to its lane; batches of honest roots no longer hold them, and
 // a lane batch holds one peer's sets only.
 func TestBatcherIsolatesQueued(t *testing.T) {
-	b := newTestBatcher(t, Config{BatchSize: 1024})
+	b := newTestBatcher(t, Config{BatchSize: 1024, LatencyBudget: -1})
 	b.add(testJobs(1, 5, "bad")...)
 	b.add(testJobs(1, 5, "good")...)
 	b.add(testJobs(2, 3, "bad")...)
@@ -171,7 +171,7 @@ func TestBatcherIsolatesQueued(t *testing.T) {
 // peer now answering for them; a copy from an isolated peer, or NoPeer's
 // when nothing is in the lanes, moves nothing.
 func TestBatcherPromotesHonestCopy(t *testing.T) {
-	b := newTestBatcher(t, Config{BatchSize: 1024})
+	b := newTestBatcher(t, Config{BatchSize: 1024, LatencyBudget: -1})
 	b.taint("bad")
 	b.taint("other-bad")
 	jobs := testJobs(1, 3, "bad")
@@ -447,7 +447,7 @@ func TestBatcherSuspectsLast(t *testing.T) {
 		}
 		return out
 	}
-	b := newTestBatcher(t, Config{BatchSize: 1024})
+	b := newTestBatcher(t, Config{BatchSize: 1024, LatencyBudget: -1})
 	b.add(testJobs(1, 3, "a")...)
 	b.add(testJobs(1, 2, "b")...)
 	b.add(testJobs(2, 2, "a")...)
@@ -496,7 +496,7 @@ func TestBatcherSuspectsLast(t *testing.T) {
 		t.Fatalf("batch of %d after the searches, want both sets", len(batch))
 	}
 
-	off := newTestBatcher(t, Config{BatchSize: 1024, MaxPeers: -1})
+	off := newTestBatcher(t, Config{BatchSize: 1024, MaxPeers: -1, LatencyBudget: -1})
 	off.add(testJobs(1, 1, "a")...)
 	off.add(testJobs(1, 1, "b")...)
 	off.searchStarted([]Peer{"a"})

@@ -88,7 +88,7 @@ func New(cfg Config, node Node) (*Pool, error) {
 	}
 	p.startWorkers()
 	p.log.WithFields(logrus.Fields{
-		"batch_policy": cfg.Policy, "batch_size": cfg.BatchSize, "batch_delay": cfg.BatchDelay,
+		"batch_policy": cfg.Policy, "batch_size": cfg.BatchSize, "batch_delay": cfg.BatchDelay, "latency_budget": cfg.LatencyBudget,
 		"verify_workers": cfg.VerifyWorkers,
 	}).Debug("attestation pool started")
 	return p, nil

@@ -113,9 +113,13 @@ func (b *batcher) drop(jobs []*job) int {
 		}
 		q.remove(j)
 		n++
+		lane := b.apart.byPeer[j.from] == q
+		if q != &b.fifo && !lane {
+			b.queued-- // a root's queue
+		}
 		switch {
 		case q.len() > 0 || q == &b.fifo:
-		case b.apart.byPeer[j.from] == q:
+		case lane:
 			b.apart.forget(j.from)
 		default:
 			b.forgetRootLocked(j.set.Root)

@@ -118,7 +118,7 @@ func (v *Verifier) stream(sets []Set, share *invalidShare, report func(i int, va
 // verifyEach checks every set alone, in parallel (Config.Individual).
 func (v *Verifier) verifyEach(sets []Set) []bool {
 	out := make([]bool, len(sets))
-	v.w.forEach(len(sets), 1, func(i int) {
+	v.w.forEach(v.cfg.Workers, len(sets), 1, func(i int) {
 		s := &sets[i]
 		if s.Decoded != nil { // Verify checks the subgroup
 			out[i] = crypto.Verify(s.PublicKey, s.Root[:], s.Decoded)

@@ -356,11 +356,13 @@ func shiftOutsideG2(b *testing.B, sig [96]byte) [96]byte {
 
 // BenchmarkSmallCall is the calls of a lightly loaded node: a few sets of
 // one root (hashed once, as in a pool's verifier), wall and CPU time per
-// call, with one and two worker goroutines (each call's own goroutine
-// works too).
+// call and the goroutines made to run per call (the scheduler's work), with
+// one, two and sixteen worker goroutines (each call's own goroutine works
+// too; on a machine of fewer cores, sixteen show the wake-ups a many-core
+// node's verifier makes).
 func BenchmarkSmallCall(b *testing.B) {
 	for _, n := range []int{1, 2, 3, 8, 16, 24, 40} {
-		for _, w := range []int{1, 2} {
+		for _, w := range []int{1, 2, 16} {
 			sets := benchSets(b, "small", 1, n, 0)
 			b.Run(fmt.Sprintf("n=%d/workers=%d", n, w), func(b *testing.B) {
 				v, err := verifier.New(verifier.Config{Workers: w})
@@ -369,12 +371,13 @@ func BenchmarkSmallCall(b *testing.B) {
 				}
 				defer v.Close()
 				v.Verify(sets)
-				cpu0 := testenv.CPUTime()
+				cpu0, sched0 := testenv.CPUTime(), testenv.Schedulings()
 				for b.Loop() {
 					v.Verify(sets)
 				}
 				b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/call")
 				b.ReportMetric(float64((testenv.CPUTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/call")
+				b.ReportMetric((testenv.Schedulings()-sched0)/float64(b.N), "scheds/call")
 			})
 		}
 	}

@@ -83,7 +83,7 @@ func (c *call) groupSums(lo, hi int, spread bool, keySum func(g, a, b int) curve
 		if also != nil {
 			tasks++
 		}
-		c.v.w.forEach(tasks, 1, func(x int) {
+		c.each(tasks, 1, func(x int) {
 			if x == n {
 				also()
 				return
@@ -177,7 +177,7 @@ func (c *call) sumsCost(nd node) float64 {
 func (c *call) value(nd node) curve.GT {
 	ps, qs, lines := c.pairs(nd)
 	c.v.stats.checks.Add(1)
-	return c.v.pairingValue(ps, qs, lines)
+	return c.v.pairingValue(c.width(), ps, qs, lines)
 }
 
 // valueSerial is value on the calling goroutine alone.
@@ -196,7 +196,7 @@ func (c *call) valueMany(nodes []node) []curve.GT {
 		out[0] = c.value(nodes[0])
 		return out
 	}
-	c.v.w.forEach(len(nodes), 1, func(x int) {
+	c.each(len(nodes), 1, func(x int) {
 		out[x] = c.valueSerial(nodes[x])
 	})
 	return out
@@ -223,15 +223,16 @@ func (c *call) pairs(nd node) ([]curve.G1Affine, []curve.G2Affine, []*curve.Line
 }
 
 // pairingValue returns the product of the pairings of (ps[i], qs[i]), with
-// the Miller loops spread over the workers; lines[i], when not nil, holds
-// the lines of qs[i] (lines may be nil).
-func (v *Verifier) pairingValue(ps []curve.G1Affine, qs []curve.G2Affine, lines []*curve.Lines) curve.GT {
+// the Miller loops in at most width parts spread over the workers (each
+// part's loop pays the squarings again); lines[i], when not nil, holds the
+// lines of qs[i] (lines may be nil).
+func (v *Verifier) pairingValue(width int, ps []curve.G1Affine, qs []curve.G2Affine, lines []*curve.Lines) curve.GT {
 	n := len(ps)
-	parts := min(n, v.cfg.Workers)
+	parts := max(1, min(n, width))
 	per := (n + parts - 1) / parts
 	parts = (n + per - 1) / per
 	gts := make([]curve.GT, parts)
-	v.w.forEach(parts, 1, func(x int) {
+	v.w.forEach(parts-1, parts, 1, func(x int) {
 		lo, hi := x*per, min((x+1)*per, n)
 		var ls []*curve.Lines
 		if lines != nil {
@@ -361,7 +362,7 @@ func (c *call) halveAll(split []node) []node {
 // by subtraction, in parallel.
 func (c *call) halves(split []node) (lefts, rights []node) {
 	lefts, rights = make([]node, len(split)), make([]node, len(split))
-	c.v.w.forEach(len(split), 1, func(x int) {
+	c.each(len(split), 1, func(x int) {
 		nd := &split[x]
 		lefts[x] = c.sums(nd.lo, nd.lo+nd.size()/2, nil, nil)
 		rights[x] = c.minus(nd, &lefts[x])
@@ -448,7 +449,7 @@ func (c *call) splitK(nd node, k int) []node {
 func (c *call) cut(nd node, k int) []node {
 	size := nd.size()
 	parts := make([]node, k)
-	c.v.w.forEach(k-1, 1, func(x int) {
+	c.each(k-1, 1, func(x int) {
 		parts[x] = c.sums(nd.lo+x*size/k, nd.lo+(x+1)*size/k, nil, nil)
 	})
 	prefix := node{lo: nd.lo, hi: parts[k-2].hi, gLo: nd.gLo, P: make([]curve.G1, len(nd.P))}
@@ -503,7 +504,7 @@ func (c *call) expMethod(nodes []node) []bool {
 	ks := make([]int, len(nodes))
 	oks := make([]bool, len(nodes))
 	vals := make([]curve.GT, len(nodes))
-	c.v.w.forEach(len(nodes), 1, func(x int) {
+	c.each(len(nodes), 1, func(x int) {
 		ks[x], oks[x] = c.locate(nodes[x])
 		if oks[x] {
 			vals[x] = c.valueSerial(c.sums(ks[x], ks[x]+1, nil, nil))
@@ -614,7 +615,7 @@ func (c *call) checkAlone(ks []int) []peel {
 		}
 	}
 	ds := make([]curve.GT, len(open))
-	c.v.w.forEach(len(open), 1, func(x int) { ds[x] = c.oneSetValue(open[x]) })
+	c.each(len(open), 1, func(x int) { ds[x] = c.oneSetValue(open[x]) })
 	c.v.stats.individual.Add(int64(len(open)))
 	c.spent += float64(len(open)) * costSingle
 	var bad []peel

@@ -83,12 +83,12 @@ func (c *call) wholeValue(whole node) curve.GT {
 	}
 	aff, qs, lines := c.pairs(whole) // a pair per group in order (none is empty), then (-g1, S)
 	if len(aff) != ng+1 {
-		return c.v.pairingValue(aff, qs, lines)
+		return c.v.pairingValue(c.width(), aff, qs, lines)
 	}
 	nc := (ng + chunkGroups - 1) / chunkGroups
 	chunks := make([]chunk, nc)
 	var fS curve.GT
-	c.v.w.forEach(nc+1, 1, func(x int) {
+	c.each(nc+1, 1, func(x int) {
 		if x == nc {
 			fS = curve.MillerLoop(aff[ng:], qs[ng:])
 			return
@@ -138,7 +138,7 @@ func (c *call) locateChunks(whole node) bool {
 		return false
 	}
 	nb := c.nbytes
-	c.v.w.forEach(len(c.chunks), 1, func(x int) {
+	c.each(len(c.chunks), 1, func(x int) {
 		ch := &c.chunks[x]
 		ch.S = curve.MultiExpG2(c.pts[ch.lo:ch.hi], c.scalars[ch.lo*nb:ch.hi*nb], c.nbits)
 	})
@@ -206,7 +206,7 @@ func (c *call) failingChunks(A curve.GT) (leaves []crange, ok bool) {
 		if !c.reserve(len(todo)) {
 			return nil, false
 		}
-		c.v.w.forEach(len(todo), 1, func(x int) { todo[x].V, todo[x].own = c.chunkValue(todo[x].a, todo[x].b), true })
+		c.each(len(todo), 1, func(x int) { todo[x].V, todo[x].own = c.chunkValue(todo[x].a, todo[x].b), true })
 		c.spent += float64(len(todo)) * (costMiller + costFinalExp)
 		var next []crange
 		t := 0

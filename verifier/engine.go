@@ -28,6 +28,9 @@ const (
 	// BenchmarkSmallMultiExp) and about 42 together from 32 to 64 (blst's
 	// Pippenger). Straus's cost grows about linearly with the scalars' bits.
 	costSmallMSM = 70.0
+	// costDecode is one signature's decompression, without its subgroup
+	// check.
+	costDecode = 50.0
 
 	// costSingle is one set's own check: e(pk, H(m)) * e(-g1, s), two
 	// Miller loops and a final exponentiation.
@@ -154,6 +157,9 @@ type call struct {
 	// searching, when not nil, is called once when the search for invalid
 	// sets begins (VerifyStreamSearch; searchBegins).
 	searching func()
+	// helpers is the most workers the call takes beside its own goroutine,
+	// sized to its work (helpersFor).
+	helpers int
 
 	// Candidates: sets whose key is present and whose signature decoded to a
 	// point other than infinity, ordered by group. cand[k] is a set index.
@@ -209,30 +215,67 @@ func (v *Verifier) verify(sets []Set, share *invalidShare, report func(i int, va
 	if len(c.cand) == 0 {
 		return c.out
 	}
-	c.hashRoots()
 	cb := firstChecksBits
 	if c.manyRoots = c.manyRootsCall(); c.manyRoots {
 		cb = chunkFirstChecksBits
 	}
 	c.firstLimit = 1 << cb
 	R0, R := firstRoundsN(v.cfg.SecurityBits, cb), roundsForN(v.cfg.SecurityBits, cb)
-	if c.fusedPays(R0) && c.fused(R0, R) {
+	fused, conventional := c.pathCosts(R0)
+	c.helpers = v.helpersFor(c.checkWork(min(fused, conventional)))
+	c.hashRoots()
+	if fused < conventional && c.fused(R0, R) {
 		return c.out
 	}
 	c.conventional()
 	return c.out
 }
 
-// fusedPays is the planner's choice of path: whether the fused rounds cost
-// less than a subgroup check per point and a multi-scalar multiplication.
-func (c *call) fusedPays(R int) bool {
+// pathCosts is the planner's choice of path: what the fused rounds on R
+// rounds cost and what a subgroup check per point and a multi-scalar
+// multiplication cost (fused is infinite for a call of one candidate).
+func (c *call) pathCosts(R int) (fused, conventional float64) {
 	m := float64(len(c.cand))
 	passes := float64(pairPasses(R))
-	fused := passes*(2*costInG2+costPairFixed) + passes*m*costPairAdd
+	fused = passes*(2*costInG2+costPairFixed) + passes*m*costPairAdd
+	if m <= 1 {
+		fused = math.Inf(1)
+	}
 	scale := float64(c.v.cfg.SecurityBits) / 64
-	conventional := m * (costInG2 + costSmallMSM*scale)
-	return m > 1 && fused < conventional
+	return fused, m * (costInG2 + costSmallMSM*scale)
 }
+
+// checkWork is the planner's estimate of a passing call's work after its
+// decoding, on one core (µs): its subgroup checks and sums by the path
+// chosen (sums), its key sums, a Miller loop per root and one more, and
+// the final exponentiation.
+func (c *call) checkWork(sums float64) float64 {
+	m, g := float64(len(c.cand)), float64(len(c.groups))
+	return sums + m*costMSMG1 + (g+1)*costMiller + costFinalExp
+}
+
+// helperGrain is the least work (µs on one core, by the planner's cost
+// model) a call gives each goroutine of the pool it takes beside its own: a
+// goroutine taken costs a wake-up and the scheduler's search for work at
+// every parallel step of the call (a dozen), which calls of a few sets, whose
+// steps are a chunk or two, do not repay (BenchmarkSmallCall: a call of 3 sets
+// takes as long on two goroutines as on one, for more CPU; from 16 sets, about
+// 3 ms, the second goroutine shortens it). Calls of 1,024 sets take every worker.
+const helperGrain = 2000.0
+
+// helpersFor is the workers a call of work µs takes beside its caller: one
+// per helperGrain of it, at most Config.Workers.
+func (v *Verifier) helpersFor(work float64) int {
+	return min(v.cfg.Workers, int(work/helperGrain))
+}
+
+// width is the goroutines the call's parallel steps split their work for:
+// its caller and its helpers, at most Config.Workers (a call that takes
+// every worker splits for as many parts as there are workers).
+func (c *call) width() int { return min(c.helpers+1, c.v.cfg.Workers) }
+
+// each is the workers' forEach with the call's helpers.
+func (c *call) each(n, chunk int, f func(i int)) { c.v.w.forEach(c.helpers, n, chunk, f) }
 
 // decode decompresses every signature once, in parallel, rejects the sets
 // that cannot take part in a sum, and orders the others by signing root.
@@ -240,7 +283,14 @@ func (c *call) decode() {
 	n := len(c.sets)
 	c.sigs = make([]crypto.Signature, n)
 	ok := make([]bool, n)
-	c.v.w.forEach(n, min(decodeChunk, max(1, n/(2*c.v.cfg.Workers))), func(i int) { ok[i] = c.decodeOne(i) })
+	undecoded := 0 // the sets whose caller decoded the signature cost a copy
+	for i := range c.sets {
+		if c.sets[i].Decoded == nil {
+			undecoded++
+		}
+	}
+	c.helpers = c.v.helpersFor(float64(undecoded) * costDecode)
+	c.each(n, min(decodeChunk, max(1, n/(2*c.width()))), func(i int) { ok[i] = c.decodeOne(i) })
 	for i := range n {
 		if !ok[i] {
 			c.settle(i, false) // decided by this set alone: no key or no point
@@ -296,7 +346,7 @@ func (c *call) orderByRoot(ok []bool) {
 }
 
 func (c *call) hashRoots() {
-	c.v.w.forEach(len(c.groups), 1, func(g int) {
+	c.each(len(c.groups), 1, func(g int) {
 		c.groups[g].h, c.groups[g].lines = c.v.hashes.get(c.groups[g].root)
 	})
 }
@@ -316,7 +366,7 @@ func (c *call) searchLines() {
 	if len(c.groups) > searchLinesGroups {
 		return
 	}
-	c.v.w.forEach(len(c.groups), 1, func(g int) {
+	c.each(len(c.groups), 1, func(g int) {
 		if c.groups[g].lines == nil {
 			c.groups[g].lines = curve.NewLines(&c.groups[g].h)
 		}
@@ -333,8 +383,8 @@ func newRand() *rand.ChaCha8 {
 }
 
 // decodeChunk is the most signatures a worker decompresses per chunk (about
-// 50 µs each): enough to make the scheduling overhead negligible, few enough
-// that two workers share a small call evenly.
+// 50 µs each, costDecode): enough to make the scheduling overhead
+// negligible, few enough that two workers share a small call evenly.
 const decodeChunk = 16
 
 // inG2Chunk is the number of per-point subgroup checks (about 45 µs each)
@@ -384,7 +434,7 @@ func (c *call) fused(R0, R int) bool {
 	c.pks, c.pts = c.points()
 	big := c.bigGroups()
 	c.reserve(1) // the rounds' check
-	H, PG, ok := c.v.pairRounds(c.pts, c.pks, digits, R0, c.groups, big)
+	H, PG, ok := c.v.pairRounds(c.helpers, c.pts, c.pks, digits, R0, c.groups, big)
 	if ok {
 		c.first = &fusedRounds{digits: digits, H: H, PG: PG, big: big, R: R}
 		c.checkWhole(c.blindedSums(digits, R0, H, PG, big))
@@ -463,7 +513,7 @@ func (c *call) withMargin(whole node) (node, bool) {
 func (c *call) aloneWithSubgroup() {
 	ks := c.undecided(0, len(c.cand))
 	outside := make([]bool, len(ks))
-	c.v.w.forEach(len(ks), inG2Chunk, func(x int) { outside[x] = !c.pts[ks[x]].InG2() })
+	c.each(len(ks), inG2Chunk, func(x int) { outside[x] = !c.pts[ks[x]].InG2() })
 	var in []int
 	for x, k := range ks {
 		if outside[x] {
@@ -487,7 +537,7 @@ func (c *call) marginRounds(digits []uint8, from, to int, H []curve.G2, PG [][]c
 	c.v.stats.marginRounds.Add(1)
 	m := len(c.cand)
 	extra := drawDigits(m, to-from, false)
-	h, pg, ok := c.v.pairRounds(c.pts, c.pks, extra, to-from, c.groups, big)
+	h, pg, ok := c.v.pairRounds(c.helpers, c.pts, c.pks, extra, to-from, c.groups, big)
 	digits = append(digits[:from*m:from*m], extra...)
 	H = append(H[:from:from], h...)
 	for x := range PG {
@@ -594,9 +644,9 @@ func (c *call) scalar(k int) []byte { return c.scalars[k*c.nbytes : (k+1)*c.nbyt
 // pairRounds computes the R round sums H_j = sum_k c_kj s_k over the
 // signatures, two rounds per pass (curve.PairRoundG2), and checks each in
 // G2; for every group in big it also computes the round sums of its keys in
-// G1. Passes are spread over the workers. It reports false when a round sum
-// is outside G2.
-func (v *Verifier) pairRounds(pts []*curve.G2Affine, pks []*curve.G1Affine, digits []uint8, R int,
+// G1. Passes are spread over the caller and at most helpers workers. It
+// reports false when a round sum is outside G2.
+func (v *Verifier) pairRounds(helpers int, pts []*curve.G2Affine, pks []*curve.G1Affine, digits []uint8, R int,
 	groups []group, big []int) ([]curve.G2, [][]curve.G1, bool) {
 	T := pairPasses(R)
 	H := make([]curve.G2, 2*T)
@@ -606,7 +656,7 @@ func (v *Verifier) pairRounds(pts []*curve.G2Affine, pks []*curve.G1Affine, digi
 	}
 	round := roundDigits(digits, len(pts), R)
 	var bad atomic.Bool
-	v.w.forEach(T*(1+len(big)), 1, func(task int) {
+	v.w.forEach(helpers, T*(1+len(big)), 1, func(task int) {
 		t, which := task%T, task/T
 		d1, d2 := round(2*t), round(2*t+1)
 		sc := v.scratch.Get().(*curve.PairRoundScratch)
@@ -693,7 +743,7 @@ func (v *Verifier) BatchInG2(points []*crypto.Signature) bool {
 	if len(pts) == 0 {
 		return true
 	}
-	_, _, ok := v.pairRounds(pts, nil, drawDigits(len(pts), R, true), R, nil, nil)
+	_, _, ok := v.pairRounds(v.cfg.Workers, pts, nil, drawDigits(len(pts), R, true), R, nil, nil)
 	return ok
 }
 
@@ -724,7 +774,7 @@ func putLE(dst []byte, x [3]uint64) {
 func (c *call) conventional() {
 	m := len(c.cand)
 	outside := make([]bool, m)
-	c.v.w.forEach(m, inG2Chunk, func(k int) { outside[k] = !c.sigs[c.cand[k]].InG2() })
+	c.each(m, inG2Chunk, func(k int) { outside[k] = !c.sigs[c.cand[k]].InG2() })
 	c.removeInvalid(outside) // their own subgroup checks failed
 	switch len(c.cand) {
 	case 0:

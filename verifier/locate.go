@@ -210,7 +210,7 @@ func (c *call) dense(m int) bool {
 func (c *call) failingParts(whole node, k int) []pnode {
 	m := whole.size()
 	parts := make([]pnode, k)
-	c.v.w.forEach(k, 1, func(x int) {
+	c.each(k, 1, func(x int) {
 		lo, hi := whole.lo+x*m/k, whole.lo+(x+1)*m/k
 		parts[x] = pnode{lo: lo, hi: hi, base: lo, A: c.valueSerial(c.plainSums(lo, hi))}
 	})
@@ -292,7 +292,7 @@ func (c *call) search(whole node, frontier []pnode, found []peel, budget float64
 // ranges are few, those holding several invalid sets).
 func (c *call) acceptOutside(whole node, found []peel, open []pnode) {
 	nodes := make([]node, len(open))
-	c.v.w.forEach(len(open), 1, func(x int) { nodes[x] = c.sums(open[x].lo, open[x].hi, nil, nil) })
+	c.each(len(open), 1, func(x int) { nodes[x] = c.sums(open[x].lo, open[x].hi, nil, nil) })
 	inOpen := func(k int) bool {
 		for _, p := range open {
 			if p.has(k) {
@@ -360,7 +360,7 @@ func (c *call) unionValue(nodes []node) curve.GT {
 	qs = append(qs, S.Affine())
 	lines = append(lines, nil)
 	c.v.stats.checks.Add(1)
-	return c.v.pairingValue(curve.BatchAffineG1(ps), qs, lines)
+	return c.v.pairingValue(c.width(), curve.BatchAffineG1(ps), qs, lines)
 }
 
 // blindedAll returns the invalid sets' terms of the call's secret check,
@@ -377,7 +377,7 @@ func (c *call) blindedAll(fs []peel) []curve.GT {
 		}
 	}
 	terms := make([]curve.GT, len(todo))
-	c.v.w.forEach(len(todo), 1, func(x int) { terms[x] = todo[x].d.Exp(c.scalar(todo[x].k), c.nbits) })
+	c.each(len(todo), 1, func(x int) { terms[x] = todo[x].d.Exp(c.scalar(todo[x].k), c.nbits) })
 	for x, f := range todo {
 		c.blinded[f.k] = terms[x]
 	}
@@ -483,7 +483,7 @@ func (s *invalidShare) singleShare(m int) float64 {
 // when it accounts for the whole call's plain value.
 func (c *call) tryWhole(whole node) (p pnode, found []peel, done bool) {
 	p = pnode{lo: whole.lo, hi: whole.hi, base: whole.lo, hasB: true}
-	c.v.w.forEach(2, 1, func(x int) {
+	c.each(2, 1, func(x int) {
 		if x == 0 {
 			p.A = c.valueSerial(c.plainSums(p.lo, p.hi))
 		} else {
@@ -551,7 +551,7 @@ func (c *call) sortRanges(frontier []pnode) rangeLevel {
 			rest = append(rest, p)
 		}
 	}
-	c.v.w.forEach(len(rest), 1, func(x int) { c.weigh(&rest[x]) })
+	c.each(len(rest), 1, func(x int) { c.weigh(&rest[x]) })
 	for _, p := range rest {
 		switch i := c.suspect(p); {
 		case i >= 0:
@@ -583,8 +583,8 @@ func (c *call) checkAndHalve(lv rangeLevel) ([]curve.GT, [][2]pnode) {
 	// With fewer tasks than workers (the last levels, a range or two with
 	// several invalid sets), a left half's weighted value is computed
 	// beside its plain value, on a worker that would idle, instead of after.
-	spec := n+len(lv.split) < c.v.cfg.Workers
-	c.v.w.forEach(n+len(lv.split), 1, func(x int) {
+	spec := n+len(lv.split) < c.width()
+	c.each(n+len(lv.split), 1, func(x int) {
 		if x < n {
 			ds[x] = c.oneSetValue(lv.suspects[x])
 			return
@@ -672,7 +672,7 @@ func (c *call) halve(p pnode, spec bool) ([2]pnode, int) {
 	checks := 1
 	if spec {
 		checks++
-		c.v.w.forEach(2, 1, func(x int) {
+		c.each(2, 1, func(x int) {
 			if x == 0 {
 				l.A = c.valueSerial(c.plainSums(p.lo, mid))
 			} else {

@@ -11,7 +11,11 @@ import (
 // waits for a worker that is busy elsewhere, and calls made after close run
 // on the caller alone. The goroutines serve the open jobs in turn, one chunk
 // at a time: concurrent calls share them fairly, and one call's long search
-// (a run of forEach calls) cannot keep them from another call's work.
+// (a run of forEach calls) cannot keep them from another call's work. A job
+// takes at most as many of them at once as its caller allows (a call sized
+// to its work) and than it has chunks beside the caller's, and opening it
+// wakes no more than that: a goroutine woken for nothing costs a wake-up and
+// the scheduler's search for work, on every step of every call.
 type workers struct {
 	n      int
 	mu     sync.Mutex
@@ -27,6 +31,8 @@ type job struct {
 	n, chunk int
 	nchunks  int64
 	f        func(i int)
+	helpers  int          // the most pool goroutines on the job at once
+	active   int          // pool goroutines on it now (under workers.mu)
 	next     atomic.Int64 // next chunk to claim
 	finished atomic.Int64 // chunks run
 	all      chan struct{}
@@ -49,32 +55,49 @@ func (w *workers) serve() {
 		if j == nil {
 			return
 		}
-		if !j.runOne() {
-			w.drop(j)
+		more := j.runOne()
+		w.mu.Lock()
+		j.active--
+		if !more {
+			w.dropLocked(j)
 		}
+		w.mu.Unlock()
 	}
 }
 
-// pick waits for an open job and returns the one whose turn it is, or nil
-// once the pool is closed.
+// pick waits for an open job with room for another goroutine and returns
+// the first such in turn, or nil once the pool is closed.
 func (w *workers) pick() *job {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	for len(w.jobs) == 0 && !w.closed {
+	for !w.closed {
+		if j := w.nextLocked(); j != nil {
+			j.active++
+			return j
+		}
 		w.wake.Wait()
 	}
-	if w.closed {
-		return nil
-	}
-	if w.turn >= len(w.jobs) {
-		w.turn = 0
-	}
-	j := w.jobs[w.turn]
-	w.turn++
-	return j
+	return nil
 }
 
-// open adds j to the jobs the goroutines serve (not after close).
+// nextLocked is the first open job from the turn on with fewer goroutines
+// than its helpers, the turn moved past it; nil if none.
+func (w *workers) nextLocked() *job {
+	for range len(w.jobs) {
+		if w.turn >= len(w.jobs) {
+			w.turn = 0
+		}
+		j := w.jobs[w.turn]
+		w.turn++
+		if j.active < j.helpers {
+			return j
+		}
+	}
+	return nil
+}
+
+// open adds j to the jobs the goroutines serve (not after close) and wakes
+// as many as it may take.
 func (w *workers) open(j *job) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -82,13 +105,19 @@ func (w *workers) open(j *job) {
 		return
 	}
 	w.jobs = append(w.jobs, j)
-	w.wake.Broadcast()
+	for range j.helpers {
+		w.wake.Signal()
+	}
 }
 
 // drop removes j, whose chunks are all claimed, from the open jobs.
 func (w *workers) drop(j *job) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.dropLocked(j)
+}
+
+func (w *workers) dropLocked(j *job) {
 	for x, o := range w.jobs {
 		if o == j {
 			w.jobs = append(w.jobs[:x], w.jobs[x+1:]...)
@@ -130,14 +159,16 @@ func (w *workers) close() {
 }
 
 // forEach runs f(i) for every i in [0, n), in chunks of chunk indexes spread
-// over the pool and the calling goroutine, and returns when all have run.
-func (w *workers) forEach(n, chunk int, f func(i int)) {
+// over the calling goroutine and at most helpers goroutines of the pool, and
+// returns when all have run.
+func (w *workers) forEach(helpers, n, chunk int, f func(i int)) {
 	if n <= 0 {
 		return
 	}
 	chunk = max(chunk, 1)
 	j := &job{n: n, chunk: chunk, nchunks: int64((n + chunk - 1) / chunk), f: f, all: make(chan struct{})}
-	if j.nchunks > 1 && w.n > 0 {
+	j.helpers = int(min(int64(helpers), int64(w.n), j.nchunks-1))
+	if j.helpers > 0 {
 		w.open(j)
 	}
 	for j.runOne() {

@@ -24,7 +24,7 @@ func TestWorkersFair(t *testing.T) {
 		defer w.mu.Unlock()
 		return len(w.jobs)
 	}
-	jA := &job{n: 1 << 30, chunk: 1, nchunks: 1 << 30, all: make(chan struct{})}
+	jA := &job{n: 1 << 30, chunk: 1, nchunks: 1 << 30, helpers: 1, all: make(chan struct{})}
 	jA.f = func(int) {
 		switch count.Add(1) {
 		case 10: // hold the goroutine here until B is open
@@ -42,7 +42,7 @@ func TestWorkersFair(t *testing.T) {
 	<-reached
 	barrier := make(chan struct{})
 	go func() {
-		w.forEach(2, 1, func(int) {
+		w.forEach(1, 2, 1, func(int) {
 			if arrived.Add(1) == 2 {
 				close(barrier)
 			}
@@ -77,7 +77,7 @@ func TestWorkersQueueNothingAfterClose(t *testing.T) {
 	// begun, and A has no caller yet to drop it.
 	inside, release := make(chan struct{}), make(chan struct{})
 	var ran atomic.Int64
-	jA := &job{n: 1000, chunk: 1, nchunks: 1000, all: make(chan struct{})}
+	jA := &job{n: 1000, chunk: 1, nchunks: 1000, helpers: 1, all: make(chan struct{})}
 	jA.f = func(i int) {
 		if ran.Add(1) == 1 {
 			close(inside)
@@ -111,7 +111,7 @@ func TestWorkersQueueNothingAfterClose(t *testing.T) {
 	}
 	// After close: nothing is queued while a job runs, and every index runs.
 	var after atomic.Int64
-	w.forEach(64, 1, func(int) {
+	w.forEach(w.n, 64, 1, func(int) {
 		if n := queued(); n != 0 {
 			t.Errorf("%d jobs queued during a forEach after close", n)
 		}
@@ -119,5 +119,55 @@ func TestWorkersQueueNothingAfterClose(t *testing.T) {
 	})
 	if n := after.Load(); n != 64 {
 		t.Fatalf("forEach after close ran %d of 64 indexes", n)
+	}
+}
+
+// TestWorkersHelpers: a forEach runs on its caller and at most helpers of
+// the pool's goroutines at once, however many the pool has idle (the most
+// running at once is counted over chunks that overlap long enough for all
+// four to join).
+func TestWorkersHelpers(t *testing.T) {
+	w := newWorkers(4)
+	defer w.close()
+	for _, helpers := range []int{0, 1, 2, 4} {
+		var running, most atomic.Int64
+		w.forEach(helpers, 64, 1, func(int) {
+			r := running.Add(1)
+			for m := most.Load(); r > m && !most.CompareAndSwap(m, r); m = most.Load() {
+			}
+			time.Sleep(200 * time.Microsecond)
+			running.Add(-1)
+		})
+		if m := most.Load(); m > int64(helpers)+1 {
+			t.Errorf("%d helpers: %d chunks ran at once", helpers, m)
+		}
+	}
+	opened := 0
+	w.mu.Lock()
+	opened = len(w.jobs)
+	w.mu.Unlock()
+	if opened != 0 {
+		t.Fatalf("%d jobs left open", opened)
+	}
+}
+
+// TestCallHelpers: a call is given workers by its work: none for a few
+// sets on one root (about 1.4 ms by the cost model), one or more for a few
+// dozen, every worker for a thousand.
+func TestCallHelpers(t *testing.T) {
+	v, err := New(Config{Workers: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	for _, c := range []struct {
+		sets, roots int
+		least, most int
+	}{{1, 1, 0, 0}, {4, 1, 0, 0}, {40, 2, 1, 3}, {1024, 2, 8, 8}} {
+		call := &call{v: v, cand: make([]int, c.sets), groups: make([]group, c.roots)}
+		fused, conventional := call.pathCosts(firstRounds(64))
+		if h := v.helpersFor(call.checkWork(min(fused, conventional))); h < c.least || h > c.most {
+			t.Errorf("%d sets on %d roots: %d helpers, want %d to %d", c.sets, c.roots, h, c.least, c.most)
+		}
 	}
 }

@@ -12,11 +12,15 @@ import (
 	"io"
 	"math/rand/v2"
 	"runtime"
+	"runtime/metrics"
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/pool"
@@ -43,6 +47,14 @@ type latencyConfig struct {
 	Attackers int
 	Log       io.Writer
 	Progress  io.Writer
+	// ProfileDir, when not empty, gets a CPU profile of each run (profiled).
+	ProfileDir string
+	// Budgets adds a policy per latency budget: attpool with
+	// Config.LatencyBudget set to it (0: none), named attpool/<budget>.
+	Budgets []time.Duration
+	// Procs runs the loads again at each of these GOMAXPROCS values
+	// (coreResult), interleaved with the runs at the process's own.
+	Procs []int
 }
 
 // loadSpec is one load of the benchmark: a node on Subnets subnets with an
@@ -86,6 +98,22 @@ func policies() []policy {
 		{"teku", "no wait, at most 250; distinct-message batch; bisection down to 25, then each alone",
 			clientConfig(250, 1, 0, baseline.Teku{})},
 	}
+}
+
+// budgetPolicy is attpool's defaults with a latency budget of b (0: none).
+func budgetPolicy(b time.Duration) policy {
+	return policy{budgetName(b), fmt.Sprintf("attpool defaults, latency budget %v", b), func() pool.Config {
+		if b == 0 {
+			return pool.Config{LatencyBudget: -1}
+		}
+		return pool.Config{LatencyBudget: b}
+	}}
+}
+
+// budgetName names the policy of latency budget b in milliseconds:
+// attpool/5ms, attpool/0ms.
+func budgetName(b time.Duration) string {
+	return "attpool/" + strconv.FormatFloat(float64(b)/float64(time.Millisecond), 'g', -1, 64) + "ms"
 }
 
 // clientConfig is a client's fixed batching (at most size sets, a batch
@@ -200,6 +228,9 @@ type runOutcome struct {
 	wall, cpu time.Duration
 	wrong     int
 	lag       time.Duration // the latest a message was submitted after its arrival time
+	calls     int           // verification calls (batches) the pool made
+	sets      int           // signature sets in them
+	scheds    float64       // goroutines made to run (schedulings), estimated
 }
 
 // buildLatencyLoads signs the attestations of the slot's committees on the
@@ -319,6 +350,8 @@ func cpuTime() time.Duration {
 // unless nil). Wall and CPU (the process's) run from just before send to
 // its return, once every verdict is in.
 func measure(pc pool.Config, net *pooltest.Network, l *latencyLoad, send func(p *pool.Pool, res []pool.Result, lat []time.Duration) time.Duration) (runOutcome, error) {
+	reg := prometheus.NewRegistry()
+	pc.Registerer = reg
 	p, err := pool.New(pc, net.Node())
 	if err != nil {
 		return runOutcome{}, err
@@ -328,9 +361,10 @@ func measure(pc pool.Config, net *pooltest.Network, l *latencyLoad, send func(p 
 	n := len(l.msgs)
 	res, lat := make([]pool.Result, n), make([]time.Duration, n)
 	runtime.GC()
-	cpu0, start := cpuTime(), time.Now()
+	cpu0, sched0, start := cpuTime(), schedulings(), time.Now()
 	lag := send(p, res, lat)
-	out := runOutcome{messages: n, wall: time.Since(start), cpu: cpuTime() - cpu0, lag: lag}
+	out := runOutcome{messages: n, wall: time.Since(start), cpu: cpuTime() - cpu0, lag: lag, scheds: schedulings() - sched0}
+	out.calls, out.sets = batches(reg)
 	for i := range l.msgs {
 		m := &l.msgs[i]
 		if !m.ok(res[i]) {
@@ -340,6 +374,46 @@ func measure(pc pool.Config, net *pooltest.Network, l *latencyLoad, send func(p 
 		out.latency[c] = append(out.latency[c], lat[i])
 	}
 	return out, nil
+}
+
+// schedSample is the sampling of runtime/metrics' /sched/latencies: the
+// runtime times one goroutine transition in every 8 (gTrackingPeriod).
+const schedSample = 8
+
+// schedulings estimates the times the process's goroutines have been made
+// to run so far (wake-ups and new goroutines): the count of
+// /sched/latencies times its sampling.
+func schedulings() float64 {
+	s := []metrics.Sample{{Name: "/sched/latencies:seconds"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindFloat64Histogram {
+		return 0
+	}
+	var n uint64
+	for _, c := range s[0].Value.Float64Histogram().Counts {
+		n += c
+	}
+	return float64(n) * schedSample
+}
+
+// batches is the count and the sum of the pool's batch_sets histogram in
+// reg: its verification calls and the sets in them.
+func batches(reg *prometheus.Registry) (calls, sets int) {
+	mfs, err := reg.Gather()
+	if err != nil {
+		return 0, 0
+	}
+	for _, mf := range mfs {
+		if mf.GetName() != "attpool_batch_sets" {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			h := m.GetHistogram()
+			calls += int(h.GetSampleCount())
+			sets += int(h.GetSampleSum())
+		}
+	}
+	return calls, sets
 }
 
 // runTimed sends the load in real time: a dispatcher releases the messages

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -173,5 +175,99 @@ func TestParseLoads(t *testing.T) {
 		if _, err := parseLoads(bad); err == nil {
 			t.Errorf("parseLoads(%q): no error", bad)
 		}
+	}
+}
+
+// TestLatencySweeps: -budgets adds a row per budget after the clients
+// (attpool keeps its row, and the targets compare with clients only),
+// -procs adds the loads at each GOMAXPROCS with the same rows, the CSV
+// gives the sweep's rows their GOMAXPROCS, and -report draws the budget
+// chart. Every run's batches are counted.
+func TestLatencySweeps(t *testing.T) {
+	cfg := quickConfig(t)
+	cfg.Loads, cfg.Reps, cfg.Policies = cfg.Loads[:1], 1, []string{"prysm"}
+	cfg.Budgets = []time.Duration{0, 2 * time.Millisecond}
+	other := 1
+	if runtime.GOMAXPROCS(0) == 1 {
+		other = 2
+	}
+	cfg.Procs = []int{other}
+	procs := runtime.GOMAXPROCS(0)
+	rep, err := runLatency(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runtime.GOMAXPROCS(0) != procs {
+		t.Fatalf("GOMAXPROCS %d after the sweep, was %d", runtime.GOMAXPROCS(0), procs)
+	}
+	if rep.WrongVerdicts != 0 {
+		t.Fatalf("%d wrong verdicts", rep.WrongVerdicts)
+	}
+	names := func(ps []policyResult) (out []string) {
+		for _, p := range ps {
+			out = append(out, p.Policy)
+		}
+		return out
+	}
+	want := []string{"attpool", "prysm", "attpool/0ms", "attpool/2ms"}
+	if got := names(rep.Loads[0].Policies); !slices.Equal(got, want) {
+		t.Fatalf("rows %q, want %q", got, want)
+	}
+	if len(rep.CoreSweep) != 1 || rep.CoreSweep[0].GOMAXPROCS != other || !slices.Equal(names(rep.CoreSweep[0].Loads[0].Policies), want) {
+		t.Fatalf("core sweep %+v", rep.CoreSweep)
+	}
+	for _, l := range []loadResult{rep.Loads[0], rep.CoreSweep[0].Loads[0]} {
+		for _, p := range append(l.Policies, l.Burst) {
+			if p.SetsPerCall.Median < 1 || p.SchedPerMessage.Median <= 0 {
+				t.Errorf("%s: %v sets per call, %v schedulings per message", p.Policy, p.SetsPerCall.Median, p.SchedPerMessage.Median)
+			}
+		}
+	}
+	for _, tg := range rep.Targets {
+		if strings.Contains(tg.What, "attpool/") {
+			t.Errorf("target against a budget row: %s", tg.What)
+		}
+	}
+	tableOf(t, rep)
+	dir := t.TempDir()
+	if err := writeLatencyReport(dir, rep); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(filepath.Join(dir, budgetPNG)); err != nil || st.Size() == 0 {
+		t.Errorf("%s: %v", budgetPNG, err)
+	}
+	csvText, err := os.ReadFile(filepath.Join(dir, latencyCSV))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(csvText), ",attpool/2ms,all,cpu_s_per_1000,") || !strings.Contains(string(csvText), fmt.Sprintf(",%d,%s,", other, runtime.GOOS)) {
+		t.Errorf("CSV lacks the sweeps' rows:\n%s", csvText)
+	}
+}
+
+func TestParseSweeps(t *testing.T) {
+	got, err := parseBudgets("0, 1,2.5ms,50")
+	if err != nil || !slices.Equal(got, []time.Duration{0, time.Millisecond, 2500 * time.Microsecond, 50 * time.Millisecond}) {
+		t.Fatalf("parseBudgets = %v, %v", got, err)
+	}
+	for _, bad := range []string{"x", "-1", "2s", "1,1ms"} {
+		if _, err := parseBudgets(bad); err == nil {
+			t.Errorf("parseBudgets(%q): no error", bad)
+		}
+	}
+	if got, err := parseBudgets(""); err != nil || got != nil {
+		t.Errorf("parseBudgets(\"\") = %v, %v", got, err)
+	}
+	n := runtime.GOMAXPROCS(0)
+	if got, err := parseProcs(fmt.Sprint(n + 1)); err != nil || !slices.Equal(got, []int{n + 1}) {
+		t.Fatalf("parseProcs = %v, %v", got, err)
+	}
+	for _, bad := range []string{"0", "x", fmt.Sprint(n), "3,3"} {
+		if _, err := parseProcs(bad); err == nil {
+			t.Errorf("parseProcs(%q): no error", bad)
+		}
+	}
+	if budgetName(0) != "attpool/0ms" || budgetName(2500*time.Microsecond) != "attpool/2.5ms" {
+		t.Errorf("names %q %q", budgetName(0), budgetName(2500*time.Microsecond))
 	}
 }

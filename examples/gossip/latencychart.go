@@ -34,13 +34,21 @@ const (
 // at p50, p90, p99 and max for every policy, medians with the range of the
 // runs as error bars, on a log axis; the legend takes the last tile.
 func writeLatencyChart(w io.Writer, m benchplot.Machine, r *latencyReport) error {
-	if len(r.Loads) == 0 {
+	title := fmt.Sprintf("attpool latency benchmark: verdict latency of valid attestations, medians of %d interleaved runs (bars: min-max)\n%s, %s; arrival lognormal mean %v p95 %v after the deadline",
+		r.Reps, r.Date.Format("2006-01-02 15:04 MST"), m.Where(), r.Arrival.Mean, r.Arrival.P95)
+	return writePanels(w, title, r.Loads, latencyPanel)
+}
+
+// writePanels draws one panel per load with panel, panelsPerRow a row
+// below the title, and the first panel's legend beside them.
+func writePanels(w io.Writer, title string, loads []loadResult, panel func(loadResult) (*plot.Plot, plot.Legend, error)) error {
+	if len(loads) == 0 {
 		return errors.New("no loads to chart")
 	}
 	var panels []*plot.Plot
 	var legend plot.Legend
-	for i, l := range r.Loads {
-		p, lg, err := latencyPanel(l)
+	for i, l := range loads {
+		p, lg, err := panel(l)
 		if err != nil {
 			return err
 		}
@@ -52,8 +60,6 @@ func writeLatencyChart(w io.Writer, m benchplot.Machine, r *latencyReport) error
 	cols := min(panelsPerRow, len(panels))
 	rows := (len(panels) + cols - 1) / cols
 	return benchplot.WritePNG(w, latencyWidthPx, titleHeightPx+rows*panelHeightPx, latencyDPI, func(dc draw.Canvas) {
-		title := fmt.Sprintf("attpool latency benchmark: verdict latency of valid attestations, medians of %d interleaved runs (bars: min-max)\n%s, %s; arrival lognormal mean %v p95 %v after the deadline",
-			r.Reps, r.Date.Format("2006-01-02 15:04 MST"), m.Where(), r.Arrival.Mean, r.Arrival.P95)
 		ts := plot.New().Title.TextStyle
 		ts.XAlign, ts.YAlign = draw.XCenter, draw.YTop
 		dc.FillText(ts, vg.Point{X: (dc.Min.X + dc.Max.X) / 2, Y: dc.Max.Y - vg.Points(4)}, title)

@@ -7,6 +7,7 @@ package main
 import (
 	"encoding/csv"
 	"io"
+	"path/filepath"
 	"slices"
 	"strconv"
 
@@ -19,30 +20,51 @@ const (
 	latencyPNG = "latency.png"
 )
 
-// writeLatencyReport writes dir/latency.csv and dir/latency.png.
+// writeLatencyReport writes dir/latency.csv and dir/latency.png, and with
+// a budget sweep dir/latency-budget.png.
 func writeLatencyReport(dir string, r *latencyReport) error {
 	m := benchplot.ThisMachine(r.Date)
-	m.Date = r.Date
-	return benchplot.WriteReport(dir, latencyCSV, latencyPNG,
+	m.Date, m.GOMAXPROCS = r.Date, r.GOMAXPROCS
+	err := benchplot.WriteReport(dir, latencyCSV, latencyPNG,
 		func(w io.Writer) error { return writeLatencyCSV(w, m, r) },
 		func(w io.Writer) error { return writeLatencyChart(w, m, r) })
+	if err == nil && r.hasBudgets() {
+		err = benchplot.WriteFile(filepath.Join(dir, budgetPNG), func(w io.Writer) error { return writeBudgetChart(w, m, r) })
+	}
+	return err
 }
 
 var latencyCSVHeader = append([]string{"subnets", "invalid_share", "messages", "policy", "class", "metric",
 	"median", "min", "max", "runs"}, benchplot.MachineHeader...)
 
 // writeLatencyCSV writes one row per figure of the report, each with the
-// machine's columns.
+// machine's columns (those of the core sweep with their GOMAXPROCS).
 func writeLatencyCSV(w io.Writer, m benchplot.Machine, r *latencyReport) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(latencyCSVHeader); err != nil {
 		return err
 	}
+	if err := writeLoadsCSV(cw, m, r.Reps, r.Loads); err != nil {
+		return err
+	}
+	for _, c := range r.CoreSweep {
+		mc := m
+		mc.GOMAXPROCS = c.GOMAXPROCS
+		if err := writeLoadsCSV(cw, mc, r.Reps, c.Loads); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// writeLoadsCSV writes the rows of loads measured on m.
+func writeLoadsCSV(cw *csv.Writer, m benchplot.Machine, reps int, loads []loadResult) error {
 	num := benchplot.Num
-	for _, l := range r.Loads {
+	for _, l := range loads {
 		row := func(policy, class, metric string, s spread) error {
 			return cw.Write(append([]string{strconv.Itoa(l.Subnets), num(l.Invalid), strconv.Itoa(l.Messages), policy, class, metric,
-				num(s.Median), num(s.Min), num(s.Max), strconv.Itoa(r.Reps)}, m.Columns()...))
+				num(s.Median), num(s.Min), num(s.Max), strconv.Itoa(reps)}, m.Columns()...))
 		}
 		for _, p := range slices.Concat(l.Policies, []policyResult{l.Burst}) {
 			classes := []struct {
@@ -65,13 +87,12 @@ func writeLatencyCSV(w io.Writer, m benchplot.Machine, r *latencyReport) error {
 			for _, f := range []struct {
 				metric string
 				s      spread
-			}{{"cpu_s_per_1000", p.CPUPer1000}, {"cpu_s", p.CPUSeconds}, {"wall_s", p.WallSeconds}, {"dispatch_lag_max_ms", p.DispatchLagMs}} {
+			}{{"cpu_s_per_1000", p.CPUPer1000}, {"cpu_s", p.CPUSeconds}, {"wall_s", p.WallSeconds}, {"dispatch_lag_max_ms", p.DispatchLagMs}, {"sets_per_call", p.SetsPerCall}, {"schedulings_per_message", p.SchedPerMessage}} {
 				if err := row(p.Policy, "all", f.metric, f.s); err != nil {
 					return err
 				}
 			}
 		}
 	}
-	cw.Flush()
-	return cw.Error()
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -25,6 +26,9 @@ type latencyFlagSet struct {
 	realTime        bool
 	quick           bool
 	reportDir       string
+	profileDir      string
+	budgets         string
+	procs           string
 	attackers       int
 	set             map[string]bool // the flags given (of main's too)
 }
@@ -70,6 +74,9 @@ func latencyFlags(fs *flag.FlagSet) *latencyFlagSet {
 	fs.BoolVar(&f.realTime, "realtime", false, "-latency: do not skip the stretches in which no message is in flight")
 	fs.BoolVar(&f.quick, "quick", false, "-latency: a small quick run for tests (16,384 validators, 4 subnets, delays of tens of ms, 1 repetition)")
 	fs.StringVar(&f.reportDir, "report", "", "-latency: also write `DIR`/latency.csv and DIR/latency.png")
+	fs.StringVar(&f.profileDir, "profiles", "", "-latency: write a CPU profile of each run to `DIR`/<policy>_<subnets>-<invalid>_<timed|burst>_p<GOMAXPROCS>_<rep>.pprof")
+	fs.StringVar(&f.budgets, "budgets", "", "-latency: also run attpool at each of these latency budgets, `LIST` of durations or milliseconds (0: none, the work-conserving rule), as policies attpool/<budget>; -report then draws "+budgetPNG)
+	fs.StringVar(&f.procs, "procs", "", "-latency: also run every load at each of these GOMAXPROCS values, `LIST` (the pool and verifier rebuilt for each), interleaved with the runs at the process's own")
 	fs.IntVar(&f.attackers, "attackers", 0, "-latency: give each message its forwarding peer, the invalid ones from this many attacker peers and the valid ones from 64 honest peers (0: no peers, so no peer isolation)")
 	return f
 }
@@ -81,7 +88,7 @@ func latencyConfigOf(f *latencyFlagSet, main config) (latencyConfig, error) {
 	cfg := latencyConfig{
 		Validators: latencyValidators, Reps: f.reps, Goroutines: main.Goroutines, Seed: main.Seed,
 		RealTime: f.realTime, Log: main.Log, Progress: main.Progress, Attackers: f.attackers,
-		AggOffset: aggregateDeadline - attestationDeadline,
+		AggOffset: aggregateDeadline - attestationDeadline, ProfileDir: f.profileDir,
 	}
 	loads, mean, p95, maxDelay := f.loads, f.mean, f.p95, f.maxDelay
 	if f.quick { // the quick defaults, for the flags not given
@@ -106,6 +113,12 @@ func latencyConfigOf(f *latencyFlagSet, main config) (latencyConfig, error) {
 	}
 	if f.policies != "" {
 		cfg.Policies = strings.Split(f.policies, ",")
+	}
+	if cfg.Budgets, err = parseBudgets(f.budgets); err != nil {
+		return cfg, err
+	}
+	if cfg.Procs, err = parseProcs(f.procs); err != nil {
+		return cfg, err
 	}
 	if cfg.Att, err = newArrival(mean, p95, maxDelay); err != nil {
 		return cfg, err
@@ -147,8 +160,11 @@ func latencyMain(f *latencyFlagSet, main config, asJSON bool) int {
 		fmt.Fprintln(os.Stderr, "gossip:", err)
 		return 2
 	}
-	if f.reportDir != "" {
-		if err := os.MkdirAll(f.reportDir, 0o755); err != nil {
+	for _, dir := range []string{f.reportDir, f.profileDir} {
+		if dir == "" {
+			continue
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
 			fmt.Fprintln(os.Stderr, "gossip:", err)
 			return 2
 		}
@@ -174,10 +190,27 @@ func latencyMain(f *latencyFlagSet, main config, asJSON bool) int {
 			return 2
 		}
 		fmt.Fprintf(os.Stderr, "gossip: wrote %s and %s\n", filepath.Join(f.reportDir, latencyCSV), filepath.Join(f.reportDir, latencyPNG))
+		if rep.hasBudgets() {
+			fmt.Fprintf(os.Stderr, "gossip: wrote %s\n", filepath.Join(f.reportDir, budgetPNG))
+		}
 	}
 	if rep.WrongVerdicts > 0 {
 		fmt.Fprintf(os.Stderr, "gossip: %d verdict(s) differ from the expected ones\n", rep.WrongVerdicts)
 		return 1
 	}
 	return 0
+}
+
+// startProfile starts a CPU profile into the file path; stop ends it and
+// closes the file.
+func startProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -19,19 +20,30 @@ import (
 // is the process's user and system time from the first submission to the
 // last verdict.
 type latencyReport struct {
-	Date          time.Time    `json:"date"`
-	GOMAXPROCS    int          `json:"gomaxprocs"`
-	Validators    uint64       `json:"validators"`
-	Reps          int          `json:"reps"`
-	Arrival       arrival      `json:"arrival_attestation"`
-	AggArrival    *arrival     `json:"arrival_aggregate,omitempty"` // nil: no aggregates
-	SkipIdle      bool         `json:"skip_idle"`
-	Attackers     int          `json:"attackers,omitempty"` // 0: messages without a forwarding peer
-	Policies      []policy     `json:"policies"`
-	Loads         []loadResult `json:"loads"`
+	Date       time.Time    `json:"date"`
+	GOMAXPROCS int          `json:"gomaxprocs"`
+	Validators uint64       `json:"validators"`
+	Reps       int          `json:"reps"`
+	Arrival    arrival      `json:"arrival_attestation"`
+	AggArrival *arrival     `json:"arrival_aggregate,omitempty"` // nil: no aggregates
+	SkipIdle   bool         `json:"skip_idle"`
+	Attackers  int          `json:"attackers,omitempty"` // 0: messages without a forwarding peer
+	Policies   []policy     `json:"policies"`
+	Loads      []loadResult `json:"loads"`
+	// CoreSweep is the same loads at other GOMAXPROCS values (-procs),
+	// interleaved with the runs of Loads.
+	CoreSweep     []coreResult `json:"core_sweep,omitempty"`
 	Targets       []target     `json:"targets"`
 	WrongVerdicts int          `json:"wrong_verdicts"`
 	TotalSeconds  float64      `json:"total_seconds"`
+}
+
+// coreResult is the loads at one GOMAXPROCS of the core sweep.
+type coreResult struct {
+	GOMAXPROCS int `json:"gomaxprocs"`
+	// Oversubscribed: more than the machine's CPUs, so the runs share them.
+	Oversubscribed bool         `json:"oversubscribed"`
+	Loads          []loadResult `json:"loads"`
 }
 
 // spread is a figure's median over the runs and its range.
@@ -72,7 +84,13 @@ type policyResult struct {
 	// DispatchLagMs is how late, at most, a message was submitted after its
 	// arrival time: the benchmark's own delay (a loaded machine shows here).
 	DispatchLagMs spread `json:"dispatch_lag_max_ms"`
-	WrongVerdicts int    `json:"wrong_verdicts"`
+	// SetsPerCall is the signature sets per verification call (batch).
+	SetsPerCall spread `json:"sets_per_call"`
+	// SchedPerMessage is the times a goroutine was made to run per message
+	// (the benchmark's, the pool's and the verifier's), estimated from
+	// runtime/metrics' sampled /sched/latencies count: the scheduler's work.
+	SchedPerMessage spread `json:"schedulings_per_message"`
+	WrongVerdicts   int    `json:"wrong_verdicts"`
 }
 
 // loadResult is one load: every policy, and attpool's burst of the same
@@ -109,15 +127,18 @@ func percentile(sorted []time.Duration, q float64) float64 {
 // summarize folds the runs of one policy on one load.
 func summarize(name string, runs []runOutcome) policyResult {
 	r := policyResult{Policy: name}
-	var cpu, per, wall, lag []float64
+	var cpu, per, wall, lag, spc, spm []float64
 	for _, o := range runs {
+		spm = append(spm, o.scheds/float64(max(o.messages, 1)))
 		lag = append(lag, ms64(o.lag))
+		spc = append(spc, float64(o.sets)/float64(max(o.calls, 1)))
 		cpu = append(cpu, o.cpu.Seconds())
 		per = append(per, o.cpu.Seconds()*1000/float64(max(o.messages, 1)))
 		wall = append(wall, o.wall.Seconds())
 		r.WrongVerdicts += o.wrong
 	}
 	r.CPUSeconds, r.CPUPer1000, r.WallSeconds, r.DispatchLagMs = spreadOf(cpu), spreadOf(per), spreadOf(wall), spreadOf(lag)
+	r.SetsPerCall, r.SchedPerMessage = spreadOf(spc), spreadOf(spm)
 	r.Valid = summarizeClass(runs, classValid)
 	for c, dst := range map[int]**latencySummary{classInvalid: &r.Invalid, classAggregate: &r.Aggregate, classAggregateInvalid: &r.AggregateInvalid} {
 		if s := summarizeClass(runs, c); s.Messages > 0 {
@@ -164,6 +185,9 @@ func runLatency(cfg latencyConfig) (*latencyReport, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, b := range cfg.Budgets {
+		pols = append(pols, budgetPolicy(b))
+	}
 	net := pooltest.NewNetwork(cfg.Validators, firstSlot+1)
 	t0 := time.Now()
 	loads, err := buildLatencyLoads(cfg, net)
@@ -172,43 +196,106 @@ func runLatency(cfg latencyConfig) (*latencyReport, error) {
 	}
 	logf("built %d loads in %.1fs", len(loads), time.Since(t0).Seconds())
 
-	runs := make([][][]runOutcome, len(loads)) // [load][policy][rep]
-	bursts := make([][]runOutcome, len(loads))
-	attBursts := make([][]float64, len(loads)) // wall seconds of the attestations alone
-	for li := range loads {
-		runs[li] = make([][]runOutcome, len(pols))
+	main := newRunTable(len(loads), len(pols))
+	sweep := make([]*runTable, len(cfg.Procs))
+	for i := range sweep {
+		sweep[i] = newRunTable(len(loads), len(pols))
 	}
+	procs := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(procs)
 	for rep := range cfg.Reps {
-		for li := range loads {
-			l := &loads[li]
-			for k := range pols {
-				pi := (rep + li + k) % len(pols)
-				o, err := runTimed(pols[pi].config(), net, l, cfg.RealTime)
-				if err != nil {
-					return nil, err
-				}
-				runs[li][pi] = append(runs[li][pi], o)
-				logf("rep %d, %v, %s: wall %.2fs, CPU %.2fs, %d wrong", rep+1, l.spec, pols[pi].Name, o.wall.Seconds(), o.cpu.Seconds(), o.wrong)
-			}
-			b, err := runBurst(pols[0].config(), net, l, cfg.Goroutines)
-			if err != nil {
+		runtime.GOMAXPROCS(procs)
+		if err := main.runRep(cfg, net, loads, pols, rep, logf); err != nil {
+			return nil, err
+		}
+		for i, n := range cfg.Procs {
+			runtime.GOMAXPROCS(n)
+			if err := sweep[i].runRep(cfg, net, loads, pols, rep, logf); err != nil {
 				return nil, err
 			}
-			bursts[li] = append(bursts[li], b)
-			if b, err = runBurst(pols[0].config(), net, l.attestationsOnly(), cfg.Goroutines); err != nil {
-				return nil, err
-			}
-			attBursts[li] = append(attBursts[li], b.wall.Seconds())
 		}
 	}
+	runtime.GOMAXPROCS(procs)
 
 	rep := &latencyReport{
-		Date: start.UTC(), GOMAXPROCS: runtime.GOMAXPROCS(0), Validators: cfg.Validators, Reps: cfg.Reps,
+		Date: start.UTC(), GOMAXPROCS: procs, Validators: cfg.Validators, Reps: cfg.Reps,
 		Arrival: cfg.Att, SkipIdle: !cfg.RealTime, Attackers: cfg.Attackers, Policies: pols,
 	}
 	if cfg.Aggregates {
 		rep.AggArrival = &cfg.Agg
 	}
+	var wrong int
+	rep.Loads, wrong = main.results(cfg, loads, pols)
+	rep.WrongVerdicts += wrong
+	for i, n := range cfg.Procs {
+		c := coreResult{GOMAXPROCS: n, Oversubscribed: n > runtime.NumCPU()}
+		c.Loads, wrong = sweep[i].results(cfg, loads, pols)
+		rep.WrongVerdicts += wrong
+		rep.CoreSweep = append(rep.CoreSweep, c)
+	}
+	rep.Targets = checkTargets(rep.Loads)
+	rep.TotalSeconds = time.Since(start).Seconds()
+	return rep, nil
+}
+
+// runTable is the runs of every load through every policy at one
+// GOMAXPROCS, as the repetitions add them.
+type runTable struct {
+	runs      [][][]runOutcome // [load][policy][rep]
+	bursts    [][]runOutcome   // [load][rep]
+	attBursts [][]float64      // [load][rep]: wall seconds of the attestations alone
+}
+
+func newRunTable(loads, pols int) *runTable {
+	t := &runTable{runs: make([][][]runOutcome, loads), bursts: make([][]runOutcome, loads), attBursts: make([][]float64, loads)}
+	for li := range t.runs {
+		t.runs[li] = make([][]runOutcome, pols)
+	}
+	return t
+}
+
+// runRep runs repetition rep at the current GOMAXPROCS: every load through
+// every policy (the first policy rotating with rep and load), then attpool's
+// bursts of the load. Each run builds its own pool, and so its verifier, for
+// the GOMAXPROCS it runs at.
+func (t *runTable) runRep(cfg latencyConfig, net *pooltest.Network, loads []latencyLoad, pols []policy, rep int, logf func(string, ...any)) error {
+	procs := runtime.GOMAXPROCS(0)
+	for li := range loads {
+		l := &loads[li]
+		for k := range pols {
+			pi := (rep + li + k) % len(pols)
+			var o runOutcome
+			err := cfg.profiled(pols[pi].Name, l.spec, "timed", rep, func() (err error) {
+				o, err = runTimed(pols[pi].config(), net, l, cfg.RealTime)
+				return err
+			})
+			if err != nil {
+				return err
+			}
+			t.runs[li][pi] = append(t.runs[li][pi], o)
+			logf("rep %d, GOMAXPROCS %d, %v, %s: wall %.2fs, CPU %.2fs, %d wrong", rep+1, procs, l.spec, pols[pi].Name, o.wall.Seconds(), o.cpu.Seconds(), o.wrong)
+		}
+		var b runOutcome
+		err := cfg.profiled(pols[0].Name, l.spec, "burst", rep, func() (err error) {
+			b, err = runBurst(pols[0].config(), net, l, cfg.Goroutines)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		t.bursts[li] = append(t.bursts[li], b)
+		if b, err = runBurst(pols[0].config(), net, l.attestationsOnly(), cfg.Goroutines); err != nil {
+			return err
+		}
+		t.attBursts[li] = append(t.attBursts[li], b.wall.Seconds())
+	}
+	return nil
+}
+
+// results folds the runs of each load, and counts their wrong verdicts.
+func (t *runTable) results(cfg latencyConfig, loads []latencyLoad, pols []policy) ([]loadResult, int) {
+	var out []loadResult
+	wrong := 0
 	for li, l := range loads {
 		lr := loadResult{loadSpec: l.spec, Messages: len(l.msgs)}
 		for _, m := range l.msgs {
@@ -217,19 +304,36 @@ func runLatency(cfg latencyConfig) (*latencyReport, error) {
 			}
 		}
 		for pi, p := range pols {
-			pr := summarize(p.Name, runs[li][pi])
+			pr := summarize(p.Name, t.runs[li][pi])
 			lr.Policies = append(lr.Policies, pr)
-			rep.WrongVerdicts += pr.WrongVerdicts
+			wrong += pr.WrongVerdicts
 		}
-		lr.Burst = summarize(pols[0].Name+" (burst)", bursts[li])
+		lr.Burst = summarize(pols[0].Name+" (burst)", t.bursts[li])
 		atts := lr.Messages - lr.Aggregates
-		lr.Fluid = fluidQueue(cfg.Att, atts, float64(atts)/spreadOf(attBursts[li]).Median)
-		rep.WrongVerdicts += lr.Burst.WrongVerdicts
-		rep.Loads = append(rep.Loads, lr)
+		lr.Fluid = fluidQueue(cfg.Att, atts, float64(atts)/spreadOf(t.attBursts[li]).Median)
+		wrong += lr.Burst.WrongVerdicts
+		out = append(out, lr)
 	}
-	rep.Targets = checkTargets(rep.Loads)
-	rep.TotalSeconds = time.Since(start).Seconds()
-	return rep, nil
+	return out, wrong
+}
+
+// profiled runs f, the run of policy on load (kind timed or burst) in
+// repetition rep, under a CPU profile of its own when cfg.ProfileDir is set:
+// ProfileDir/<policy>_<subnets>-<invalid>_<kind>_p<GOMAXPROCS>_<rep>.pprof
+// (a policy's "/" written "-"). A profile of one run holds what the process
+// did during it, the scheduler's and the benchmark's own goroutines
+// included.
+func (cfg latencyConfig) profiled(policy string, load loadSpec, kind string, rep int, f func() error) error {
+	if cfg.ProfileDir == "" {
+		return f()
+	}
+	name := fmt.Sprintf("%s_%d-%g_%s_p%d_%d.pprof", strings.ReplaceAll(policy, "/", "-"), load.Subnets, load.Invalid, kind, runtime.GOMAXPROCS(0), rep+1)
+	stop, err := startProfile(filepath.Join(cfg.ProfileDir, name))
+	if err != nil {
+		return err
+	}
+	defer stop()
+	return f()
 }
 
 // choosePolicies returns the named policies in policies()'s order, attpool
@@ -289,6 +393,9 @@ func checkTargets(loads []loadResult) []target {
 	for _, l := range loads {
 		a := l.Policies[0]
 		for _, c := range l.Policies[1:] {
+			if isAttpool(c.Policy) { // a budget of the sweep, not a client
+				continue
+			}
 			// Ahead means below: attpool's figure over the client's, at most 1.
 			add(fmt.Sprintf("%v: attpool's valid p99 over %s's", l.loadSpec, c.Policy), a.Valid.P99.Median/c.Valid.P99.Median, 1, "x")
 			add(fmt.Sprintf("%v: attpool's CPU over %s's", l.loadSpec, c.Policy), a.CPUSeconds.Median/c.CPUSeconds.Median, 1, "x")
@@ -296,6 +403,10 @@ func checkTargets(loads []loadResult) []target {
 	}
 	return ts
 }
+
+// isAttpool reports whether the policy named name is attpool's (its
+// default or a budget of the sweep).
+func isAttpool(name string) bool { return name == "attpool" || strings.HasPrefix(name, "attpool/") }
 
 // cell formats a latency spread, with one decimal below 10 ms:
 // "12 [11-14]", "3.1 [2.9-3.6]".
@@ -341,17 +452,17 @@ func (r *latencyReport) printTable(w io.Writer) {
 	for _, l := range r.Loads {
 		fmt.Fprintf(w, "\n%v: %s attestations, %s aggregates\n", l.loadSpec, group(l.Messages-l.Aggregates), group(l.Aggregates))
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "policy\tvalid p50\tp90\tp99\tmax\tinvalid p50\tp99\tagg p50\tp99\tbad agg p99\tCPU s/1000\twall s\twrong\t")
+		fmt.Fprintln(tw, "policy\tvalid p50\tp90\tp99\tmax\tinvalid p50\tp99\tagg p50\tp99\tbad agg p99\tCPU s/1000\tsets/call\tscheds/msg\twall s\twrong\t")
 		for _, p := range l.Policies {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t\n", p.Policy,
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.1f\t%.1f\t%s\t%d\t\n", p.Policy,
 				p.Valid.P50.cell(), p.Valid.P90.cell(), p.Valid.P99.cell(), p.Valid.Max.cell(),
 				p.Invalid.cellOf(func(s *latencySummary) spread { return s.P50 }), p.Invalid.cellOf(func(s *latencySummary) spread { return s.P99 }),
 				p.Aggregate.cellOf(func(s *latencySummary) spread { return s.P50 }), p.Aggregate.cellOf(func(s *latencySummary) spread { return s.P99 }),
 				p.AggregateInvalid.cellOf(func(s *latencySummary) spread { return s.P99 }),
-				p.CPUPer1000.cellPrec(3), p.WallSeconds.cellPrec(2), p.WrongVerdicts)
+				p.CPUPer1000.cellPrec(3), p.SetsPerCall.Median, p.SchedPerMessage.Median, p.WallSeconds.cellPrec(2), p.WrongVerdicts)
 		}
 		b := l.Burst
-		fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t-\t-\t-\t-\t%s\t%s\t%d\t\n", b.Policy, b.CPUPer1000.cellPrec(3), b.WallSeconds.cellPrec(2), b.WrongVerdicts)
+		fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t-\t-\t-\t-\t%s\t%.1f\t%.1f\t%s\t%d\t\n", b.Policy, b.CPUPer1000.cellPrec(3), b.SetsPerCall.Median, b.SchedPerMessage.Median, b.WallSeconds.cellPrec(2), b.WrongVerdicts)
 		tw.Flush()
 		var lags []string
 		for _, p := range l.Policies {
@@ -363,6 +474,7 @@ func (r *latencyReport) printTable(w io.Writer) {
 			group(int(f.Rate)), group(int(f.Peak)), f.PeakAtMs, f.WaitMs)
 	}
 	fmt.Fprintln(w, "\n(burst: attpool on the same messages, all submitted at once from -goroutines goroutines)")
+	r.printCoreSweep(w)
 	fmt.Fprintln(w, "\nTargets (issue 9), on the medians:")
 	for _, t := range r.Targets {
 		mark := "met   "

@@ -61,11 +61,17 @@
 // its time; the same load runs through the pool as attpool configures it
 // and as each client does (-policies), -reps times interleaved, and as one
 // burst. It prints verdict latency p50/p90/p99/max of valid and invalid
-// messages, CPU seconds per 1,000 messages and wrong verdicts per load and
-// policy, with the range of the runs, and checks issue 9's targets; -report
-// DIR writes DIR/latency.csv and a chart, DIR/latency.png.
+// messages, CPU seconds per 1,000 messages, sets per verification call,
+// goroutine wake-ups per message and wrong verdicts per load and policy,
+// with the range of the runs, and checks issue 9's targets; -report DIR
+// writes DIR/latency.csv and a chart, DIR/latency.png. -budgets adds
+// attpool at each latency budget of a list (rows attpool/<budget>; -report
+// then draws DIR/latency-budget.png, CPU against p99 per load), -procs runs
+// every load again at each GOMAXPROCS of a list, and -profiles DIR writes a
+// CPU profile of each run.
 //
 //	go run ./examples/gossip -latency -report docs/bench
+//	go run ./examples/gossip -latency -loads 64:0,16:0,2:0 -budgets 0,1,2,5,10,20,50 -procs 1 -report docs/bench
 //	go run ./examples/gossip -latency -quick
 package main
 
@@ -76,7 +82,7 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"runtime/pprof"
+	"sync"
 	"time"
 
 	"github.com/attpool/attpool/examples/internal/cli"
@@ -305,16 +311,14 @@ func run(cfg config) (*report, error) {
 	rep.AggregateSeconds = time.Since(t0).Seconds()
 	logf("generated the aggregates of %d slot(s) in %.2fs", len(e.loads), rep.AggregateSeconds)
 
+	stopProfile := func() {}
 	if cfg.CPUProfile != "" {
-		f, err := os.Create(cfg.CPUProfile)
+		stop, err := startProfile(cfg.CPUProfile)
 		if err != nil {
 			return nil, err
 		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return nil, err
-		}
-		defer pprof.StopCPUProfile()
+		stopProfile = sync.OnceFunc(stop)
+		defer stopProfile()
 	}
 	batched := pool.Config{BatchSize: cfg.Batch}
 	// The baseline: the same pool, its verifier checking every signature
@@ -382,9 +386,7 @@ func run(cfg config) (*report, error) {
 		rep.Block.Coverage = float64(g.attestersIncluded) / float64(g.attestersAccepted)
 	}
 	logf("batched, gossip load: %d messages in %.2fs, %d faults, %d found (%d wrong)", g.messages, rep.FaultsWallSeconds, rep.FaultsInjected, rep.FaultsFound, g.nWrong)
-	if cfg.CPUProfile != "" {
-		pprof.StopCPUProfile()
-	}
+	stopProfile()
 
 	// The baseline: the loads through per-signature verification. Its
 	// verdicts are checked too.

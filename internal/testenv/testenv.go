@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"runtime/metrics"
 	"path/filepath"
 	"syscall"
 	"testing"
@@ -127,4 +128,21 @@ func CPUTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// Schedulings estimates how many times the process's goroutines have been
+// made to run so far (wake-ups and new goroutines), for the benchmarks'
+// figures of the scheduler's work: runtime/metrics' /sched/latencies counts
+// one goroutine transition in 8 (the runtime's gTrackingPeriod).
+func Schedulings() float64 {
+	s := []metrics.Sample{{Name: "/sched/latencies:seconds"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindFloat64Histogram {
+		return 0
+	}
+	n := 0.0
+	for _, c := range s[0].Value.Float64Histogram().Counts {
+		n += float64(c)
+	}
+	return 8 * n
 }

@@ -225,21 +225,35 @@ func NiceAbove(x float64) float64 {
 // SetLogY puts ys on a log y axis between the 1-2-5 values around them,
 // with LogTicks.
 func SetLogY(p *plot.Plot, ys []float64) {
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, y := range ys {
-		if y > 0 && Finite(y) {
-			lo, hi = math.Min(lo, y), math.Max(hi, y)
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Min, p.Y.Max = logRange(ys)
+	p.Y.Tick.Marker = LogTicks{}
+}
+
+// SetLogX is SetLogY on the x axis.
+func SetLogX(p *plot.Plot, xs []float64) {
+	p.X.Scale = plot.LogScale{}
+	p.X.Min, p.X.Max = logRange(xs)
+	p.X.Tick.Marker = LogTicks{}
+}
+
+// logRange is the 1-2-5 values around the positive finite vs (1 to 10
+// when there are none).
+func logRange(vs []float64) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, v := range vs {
+		if v > 0 && Finite(v) {
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
 		}
 	}
 	if math.IsInf(lo, 1) {
 		lo, hi = 1, 10
 	}
-	p.Y.Scale = plot.LogScale{}
-	p.Y.Min, p.Y.Max = NiceBelow(lo), NiceAbove(hi)
-	if p.Y.Min == p.Y.Max { // one value, on a 1-2-5 mark
-		p.Y.Min, p.Y.Max = NiceBelow(p.Y.Min*0.9), NiceAbove(p.Y.Max*1.1)
+	lo, hi = NiceBelow(lo), NiceAbove(hi)
+	if lo == hi { // one value, on a 1-2-5 mark
+		lo, hi = NiceBelow(lo*0.9), NiceAbove(hi*1.1)
 	}
-	p.Y.Tick.Marker = LogTicks{}
+	return lo, hi
 }
 
 // LogTicks labels 1, 2 and 5 times the powers of ten and marks the other

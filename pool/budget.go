@@ -1,0 +1,262 @@
+package pool
+
+import (
+	"math"
+	"time"
+)
+
+// The latency budget of BatchAdaptive (Config.LatencyBudget). When a verify
+// worker is free and sets are queued, it either starts a call at once or
+// waits for companions, at most until the oldest queued set has waited the
+// budget, whichever costs less CPU per set by the pool's own figures: the
+// cost of its recent calls (callCost: a fixed cost per call, a cost per
+// distinct signing root, a cost per set) and the recent arrival rates
+// (arrivals: of every set, and of each signing root met more than once),
+// from which it expects the sets and the new roots that the time left would
+// bring. A call's fixed cost (its final exponentiation, its signature
+// sum's Miller loop, the parallel steps' wake-ups) is most of a small call's,
+// so at light traffic a few sets more halve the cost per set, while a set on
+// a root of its own costs a Miller loop (and a hash) whatever the batching.
+
+// rateWindow is the time constant of the arrival rates: a count decays by
+// e every rateWindow, so a rate is about the arrivals of the last
+// rateWindow. At the arrival model's peak (latency benchmark) 50 ms holds
+// dozens of arrivals even at 2 subnets, and a rate follows the slot's rise and
+// fall within a tenth of it; a longer window would keep sets waiting after
+// the arrivals have stopped.
+const rateWindow = 50 * time.Millisecond
+
+// rateForget is the decayed count below which a root's rate is forgotten
+// (its last set is about 7 windows old): its expected sets in any budget
+// are then negligible.
+const rateForget = 1e-3
+
+// waitGainMin is the least expected cut of the CPU per set for which a
+// worker waits: below it the estimates' noise (a rate over rateWindow, a
+// fit over the last calls) is about the size of the gain, and the wait
+// costs latency for nothing.
+const waitGainMin = 0.1
+
+// arrivals is the recent arrival rate of the signature sets queued (not the
+// isolated peers'), in all and per signing root, as counts that decay by e
+// every rateWindow: a count divided by rateWindow is a rate per second.
+// Roots met once (an aggregate's own message) are counted apart as fresh:
+// each brings a new root to any call; a root met again (a committee's
+// AttestationData, a slot's selection proof) brings one only to a call that
+// has none of its sets yet.
+type arrivals struct {
+	at    time.Time // of total and fresh
+	total float64   // every set
+	fresh float64   // sets whose root was not met in the last few windows
+	roots map[[32]byte]*rootRate
+	sweep int // len(roots) at which forgotten roots are swept out
+}
+
+// rootRate is the decayed count of one root's sets, as of at.
+type rootRate struct {
+	count  float64
+	at     time.Time
+	repeat bool // met more than once
+}
+
+// decay is the factor a count keeps over d.
+func decay(d time.Duration) float64 {
+	if d <= 0 {
+		return 1
+	}
+	return math.Exp(-float64(d) / float64(rateWindow))
+}
+
+// seen counts a set of root arriving at now.
+func (a *arrivals) seen(root [32]byte, now time.Time) {
+	a.advance(now)
+	a.total++
+	if a.roots == nil {
+		a.roots = make(map[[32]byte]*rootRate)
+	}
+	r := a.roots[root]
+	if r == nil {
+		a.fresh++
+		a.roots[root] = &rootRate{count: 1, at: now}
+		if len(a.roots) >= a.sweep {
+			a.forget(now)
+		}
+		return
+	}
+	r.count = r.count*decay(now.Sub(r.at)) + 1
+	r.at, r.repeat = now, true
+}
+
+// advance decays the counts of every set and of the fresh roots to now.
+func (a *arrivals) advance(now time.Time) {
+	f := decay(now.Sub(a.at))
+	a.total *= f
+	a.fresh *= f
+	a.at = now
+}
+
+// forget drops the roots whose count has decayed below rateForget; the next
+// sweep comes when the map has doubled.
+func (a *arrivals) forget(now time.Time) {
+	for k, r := range a.roots {
+		if r.count*decay(now.Sub(r.at)) < rateForget {
+			delete(a.roots, k)
+		}
+	}
+	a.sweep = 2*len(a.roots) + 64
+}
+
+// expect is what the next d brings at the current rates: the sets, and the
+// roots among them that a call holding the queued roots lacks (each fresh
+// set one; a root met before, not queued, one if any of its sets comes).
+func (a *arrivals) expect(now time.Time, d time.Duration, queued func([32]byte) bool) (sets, roots float64) {
+	a.advance(now)
+	per := d.Seconds() / rateWindow.Seconds() // a count times per is the sets expected in d
+	sets, roots = a.total*per, a.fresh*per
+	for k, r := range a.roots {
+		if r.repeat && !queued(k) {
+			roots += 1 - math.Exp(-r.count*decay(now.Sub(r.at))*per)
+		}
+	}
+	return sets, min(roots, sets)
+}
+
+// callCost is the pool's fitted cost of a verification call: seconds =
+// perCall + perRoot*roots + perSet*sets, by least squares over its recent
+// passing calls (each weighs costDecay times less at each newer one),
+// held near a prior in the directions the calls do not tell apart (at light
+// traffic every call is one or two sets on a root or two). It is fitted to
+// each call's wall time, which for a call on one core is its CPU time.
+type callCost struct {
+	xx    [3][3]float64 // decayed sum of x x^T, x = (1, roots, sets)
+	xy    [3]float64    // decayed sum of x * seconds
+	theta [3]float64    // seconds per call, per root, per set; zero until a call is fitted
+}
+
+// callCostPrior is the fit before any call and where the calls say
+// nothing: the verifier's cost on the project's 2-core machine
+// (BenchmarkSmallCall: 0.85 ms for one set, about 0.13 ms a set more in small
+// calls; a root more, a Miller loop and often its hash, about 0.4 ms).
+var callCostPrior = [3]float64{700e-6, 400e-6, 130e-6}
+
+// callCostRidge is the weight of the prior, in calls: enough to keep a fit
+// on one kind of call finite, little beside the last tens of calls.
+const callCostRidge = 1.0
+
+// add fits a passing call of sets over roots that took took.
+func (c *callCost) add(roots, sets int, took time.Duration) {
+	x := [3]float64{1, float64(roots), float64(sets)}
+	for i := range x {
+		for j := range x {
+			c.xx[i][j] = costDecay*c.xx[i][j] + x[i]*x[j]
+		}
+		c.xy[i] = costDecay*c.xy[i] + x[i]*took.Seconds()
+	}
+	c.fit()
+}
+
+// fit solves the ridge normal equations (XX + k I) theta = XY + k prior
+// and keeps the coefficients non-negative.
+func (c *callCost) fit() {
+	var m [3][4]float64
+	for i := range m {
+		for j := range 3 {
+			m[i][j] = c.xx[i][j]
+		}
+		m[i][i] += callCostRidge
+		m[i][3] = c.xy[i] + callCostRidge*callCostPrior[i]
+	}
+	theta, ok := solve3(m)
+	if !ok {
+		return
+	}
+	for i := range theta {
+		c.theta[i] = max(theta[i], 0)
+	}
+}
+
+// solve3 solves a 3x3 linear system given as its augmented matrix, by
+// Gaussian elimination with partial pivoting; false if it is singular.
+func solve3(m [3][4]float64) ([3]float64, bool) {
+	for col := range 3 {
+		p := col
+		for r := col + 1; r < 3; r++ {
+			if math.Abs(m[r][col]) > math.Abs(m[p][col]) {
+				p = r
+			}
+		}
+		if m[p][col] == 0 {
+			return [3]float64{}, false
+		}
+		m[col], m[p] = m[p], m[col]
+		for r := col + 1; r < 3; r++ {
+			f := m[r][col] / m[col][col]
+			for k := col; k < 4; k++ {
+				m[r][k] -= f * m[col][k]
+			}
+		}
+	}
+	var x [3]float64
+	for r := 2; r >= 0; r-- {
+		s := m[r][3]
+		for k := r + 1; k < 3; k++ {
+			s -= m[r][k] * x[k]
+		}
+		x[r] = s / m[r][r]
+	}
+	return x, true
+}
+
+// seconds is the fitted cost of a call of sets over roots (the prior's
+// before any call).
+func (c *callCost) seconds(roots, sets float64) float64 {
+	t := c.theta
+	if t == ([3]float64{}) {
+		t = callCostPrior
+	}
+	return t[0] + t[1]*roots + t[2]*sets
+}
+
+// waitPays reports whether a call of the n queued sets over r roots costs
+// more CPU per set, by at least waitGainMin, than one that also holds what
+// the next left brings, up to limit sets: the arrivals are a Poisson
+// count of the rate's mean, each on a new root with the share of new roots
+// among them.
+func (b *batcher) waitPays(n, r int, left time.Duration, limit int, now time.Time) bool {
+	if n >= limit {
+		return false
+	}
+	sets, roots := b.rates.expect(now, left, func(root [32]byte) bool { return b.roots[root] != nil })
+	if sets <= 0 {
+		return false
+	}
+	fn, fr := float64(n), float64(r)
+	costNow := b.callCost.seconds(fr, fn) / fn
+	costLater := b.callCost.perSetAfter(fn, fr, sets, roots/sets, float64(limit-n))
+	return costLater < (1-waitGainMin)*costNow
+}
+
+// poissonPlain is the mean arrival count from which perSetAfter takes the
+// mean's cost instead of the expectation over the Poisson counts: the
+// cost per set is then nearly linear over the counts' spread.
+const poissonPlain = 16
+
+// perSetAfter is the expected cost per set of a call of n sets over r roots
+// and k more, k a Poisson count of mean m capped at room, each on a new
+// root with probability perRoot.
+func (c *callCost) perSetAfter(n, r, m, perRoot, room float64) float64 {
+	at := func(k float64) float64 {
+		k = min(k, room)
+		return c.seconds(r+k*perRoot, n+k) / (n + k)
+	}
+	if m >= poissonPlain {
+		return at(m)
+	}
+	p, seen, sum := math.Exp(-m), 0.0, 0.0
+	for k := 0; k <= 4*poissonPlain && seen < 1-1e-9; k++ {
+		sum += p * at(float64(k))
+		seen += p
+		p *= m / float64(k+1)
+	}
+	return sum + (1-seen)*at(room)
+}
