@@ -81,7 +81,8 @@ func TestInteropKeys(t *testing.T) {
 	if reduced == 0 {
 		t.Error("no vector exercises the reduction modulo r")
 	}
-	// The index-0 value quoted in the task, independent of the file.
+	// Index 0's public key as public fixtures quote it (Teku's
+	// ValidatorLoaderTest among them), independent of the file.
 	sk0, _ := InteropSecretKey(0)
 	if b := sk0.PublicKey().Bytes(); !bytes.Equal(b[:], mustHex(t, "a99a76ed7796f7be22d5b7e85deeb7c5677e88e511e0b337618f8c4eb61349b4bf2d153f649f7b53359fe8b94a38e44c")) {
 		t.Errorf("interop pubkey 0 = %x", b)

@@ -134,9 +134,9 @@ type callCost struct {
 }
 
 // callCostPrior is the fit before any call and where the calls say
-// nothing: the verifier's cost on the project's 2-core machine
-// (BenchmarkSmallCall: 0.85 ms for one set, about 0.13 ms a set more in small
-// calls; a root more, a Miller loop and often its hash, about 0.4 ms).
+// nothing: the verifier's cost on a 2-core machine (BenchmarkSmallCall:
+// 0.85 ms for one set, about 0.13 ms a set more in small calls; a root
+// more, a Miller loop and often its hash, about 0.4 ms).
 var callCostPrior = [3]float64{700e-6, 400e-6, 130e-6}
 
 // callCostRidge is the weight of the prior, in calls: enough to keep a fit

@@ -173,7 +173,7 @@ func (b BatchPolicy) String() string {
 }
 
 // FixedBatchDelay is what a zero BatchDelay means under BatchFixed: Prysm's
-// wait since 2025.
+// batch wait (beacon-chain/sync/batch_verifier.go).
 const FixedBatchDelay = 5 * time.Millisecond
 
 // What the defaults are derived from.

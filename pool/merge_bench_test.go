@@ -147,8 +147,8 @@ type testData struct{ d attestation.AttestationData }
 
 // BenchmarkScaleCeiling measures how far the machine's CPUs scale on
 // perfectly independent blst work (decompressing points, no shared state):
-// the ceiling for BenchmarkMerge32768's two-core ratio. On the project's
-// 2-vCPU machine it is about 1.73x.
+// the ceiling for BenchmarkMerge32768's two-core ratio. On a 2-vCPU
+// virtual machine it is about 1.73x.
 func BenchmarkScaleCeiling(b *testing.B) {
 	sigs, _ := benchSignatures(b, 4096)
 	enc := make([][96]byte, len(sigs))

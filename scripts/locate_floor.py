@@ -1,11 +1,10 @@
 #!/usr/bin/env python3
 """A model of what finding k invalid signatures among n costs in pairings.
 
-It is the argument behind the README's statement that issue 9's limit for
-finding invalid signatures (at most two single verifications of CPU per
-invalid signature at 1%) is below the floor of verifier's method, which
-rejects a set only by a check of that set alone (issue 9, requirement 5)
-and locates it with pairing values. It runs nothing of attpool: it counts
+It shows that a limit of two single verifications of CPU per invalid
+signature at 1% invalid is below the floor of verifier's method, which
+rejects a set only by a check of that set alone (see the verifier package
+doc) and locates it with pairing values. It runs nothing of attpool: it counts
 the values an idealised search computes, each a pairing (a Miller loop
 and a final exponentiation), when every arithmetic step other than a
 pairing is free.
@@ -18,7 +17,8 @@ The search has the whole call's value P under the call's scalars for free
     when both halves fail and each holds one invalid set, the two halves'
     suspects are named from the values already known (jointNames, no
     pairing); otherwise the left half's weighted value (one more value);
-  - one one-set check per invalid set (requirement 5).
+  - one one-set check per invalid set (a set is rejected only by its own
+    check).
 It also models verifier's parts: m ranges whose plain values are computed
 (m - 1 values), a weighted value per failing part, then the same halving.
 The best number of parts is the least of noisy estimates over m = 1 to

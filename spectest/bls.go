@@ -251,7 +251,7 @@ func blsBatchVerify(in, out *yaml.Node) error {
 		sets = append(sets, verifier.Set{Root: [32]byte(msgs[i]), PublicKey: pk, Signature: [96]byte(sigBs[i])})
 	}
 	if got && len(sets) > 0 {
-		// Signing roots go through the project's batch verifier, whose
+		// Signing roots go through attpool's batch verifier, whose
 		// verdicts are per set.
 		v, err := verifier.New(verifier.Config{})
 		if err != nil {

@@ -10,11 +10,12 @@
 //
 //	CONSENSUS_SPEC_TESTS=/path/to/consensus-spec-tests/tests go test ./spectest/
 //
-// (a relative path is taken from the repository root, so the README's
-// CONSENSUS_SPEC_TESTS=../shared/spec-tests/tests works from every package;
-// without the variable the vector test skips itself and says so, and a
-// variable naming a folder that does not exist, or a file, fails it), or as a
-// command that prints per-handler counts and fails when no case ran:
+// (a relative path is taken from the repository root, so
+// CONSENSUS_SPEC_TESTS=../consensus-spec-tests/tests, a clone beside the
+// repository, works from every package; without the variable the vector
+// test skips itself and says so, and a variable naming a folder that does
+// not exist, or a file, fails it), or as a command that prints per-handler
+// counts and fails when no case ran:
 //
 //	go run ./spectest/cmd/spectest /path/to/consensus-spec-tests/tests
 //

@@ -157,8 +157,8 @@ func BenchmarkSubgroup(b *testing.B) {
 // Each case has a Verifier of its own, which verifies the failing call once
 // before it is timed, and the all-valid calls go through another, so that
 // the failing calls' recent invalid share is the one a stream of such calls
-// would have (before 2026-12-02 one Verifier took both, which halved the
-// share the search sized its parts by). Run:
+// would have (one Verifier taking both would halve the share the search
+// sizes its parts by). Run:
 //
 //	go test -run - -bench Localisation -benchtime 5x ./verifier/
 func BenchmarkLocalisation(b *testing.B) {

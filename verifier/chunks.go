@@ -15,9 +15,9 @@ import (
 // chunkGroups (one multi-Miller loop each, a few percent dearer than one
 // over all of them: blst's multi-Miller loop costs 186 µs a pair in runs of
 // 8 against 179 in runs of 64, and a clean call of 1,024 sets over distinct
-// roots 504 against 494 ms of CPU, over 3-set roots 214 against 212.5,
-// medians of four interleaved runs, 2026-12-02), and a failing one is
-// searched chunk by chunk first: a range of chunks has the value
+// roots 504 against 494 ms of CPU, over 3-set roots 214 against 212.5), and
+// a failing one is searched chunk by chunk first: a range of chunks has the
+// value
 //
 //	V = FinalExp(prod_c f_c * e(-g1, sum_c S_c)),
 //
@@ -25,9 +25,10 @@ import (
 // the call's secret scalars: one Miller loop and one final exponentiation,
 // whatever the roots (the S_c cost a multi-scalar multiplication of a
 // chunk's sets each, computed once; sums by halves, a left half's by one
-// multiplication and a right half's by subtraction, cost more: 6.4 against
-// 5.35 single verifications per invalid set in CPU at 5% invalid, 10.15
-// against 8.45 in 2,048 sets at 1%, three interleaved runs, 2026-12-02).
+// multiplication and a right half's by subtraction, cost more in
+// BenchmarkLocalisation over distinct roots: 6.4 against 5.35 single
+// verifications per invalid set in CPU at 5% invalid, 10.15 against 8.45 in
+// 2,048 sets at 1%).
 // These values steer, and are counted among the call's shared checks (a
 // call over that many roots starts on more rounds for them): the search
 // halves failing ranges (a left half's value computed, the right half's by
@@ -41,11 +42,11 @@ import (
 // roots each, and their checks cost less than the chunks' signature sums
 // under the secret scalars (a multi-scalar multiplication of every set).
 // BenchmarkLocalisation at 1% invalid, chunks against locateAll, wall / CPU
-// in single verifications per invalid set (three interleaved runs,
-// 2026-12-02): 4-set roots 6.85 / 8.2 against 6.85 / 9.4 (1,024 sets) and
-// 6.3 / 7.7 against 6.5 / 9.5 (2,048); 8-set roots 6.4 / 8.2 against 5.0 /
-// 6.4 and 5.7 / 7.0 against 4.4 / 6.25; 16-set roots 5.6 / 6.7 against 3.55
-// / 4.7 and 32-set roots 4.6 / 5.9 against 3.25 / 4.2 (2,048).
+// in single verifications per invalid set: 4-set roots 6.85 / 8.2 against
+// 6.85 / 9.4 (1,024 sets) and 6.3 / 7.7 against 6.5 / 9.5 (2,048); 8-set
+// roots 6.4 / 8.2 against 5.0 / 6.4 and 5.7 / 7.0 against 4.4 / 6.25;
+// 16-set roots 5.6 / 6.7 against 3.55 / 4.7 and 32-set roots 4.6 / 5.9
+// against 3.25 / 4.2 (2,048).
 const (
 	chunkGroups       = 8
 	chunkMinGroups    = 64

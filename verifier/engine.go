@@ -12,8 +12,8 @@ import (
 	"github.com/attpool/attpool/internal/curve"
 )
 
-// Cost model of the planner, in microseconds on one core (measured on the
-// project's 2-core machine with blst v0.3.17; only ratios matter).
+// Cost model of the planner, in microseconds on one core (measured on a
+// 2-core x86-64 machine with blst v0.3.17; only ratios matter).
 const (
 	costInG2      = 60.0  // one G2 subgroup check
 	costPairAdd   = 0.8   // one point of a G2 pair round (two digit rounds)
@@ -579,8 +579,8 @@ func (c *call) bigGroups() []int {
 // digit rounds in G1 rather than from a multi-scalar multiplication. The
 // rounds cost a bucket grid per pass (R/2 passes) and little per point, the
 // multiplication more per point: they break even at about 192 to 256 sets
-// (BenchmarkG1RoundsMin, one core, 2026-12-01 under load: the rounds 1.2x
-// the multiplication at 192 sets, 1.0x at 256, for 64 and 128 bits alike).
+// (BenchmarkG1RoundsMin, one core: the rounds 1.2x the multiplication at
+// 192 sets, 1.0x at 256, for 64 and 128 bits alike).
 const g1RoundsMin = 192
 
 // horner returns sum_j 13^j H[j] by Horner's rule (H not empty).

@@ -59,10 +59,10 @@ func DefaultConfig() Config {
 		// vote for the same head), so 1024 keeps every recent root of the
 		// attestation topics over many slots, in at most 2 x 1024 entries of
 		// 192 bytes of point and 32 of root (under 1 MiB with the maps'
-		// overhead), each sparing a hash to G2
-		// (0.2-0.3 ms, BenchmarkCrypto/HashToG2 on the project's 2-core
-		// machine). Roots seen once (aggregates' own messages) pass through
-		// the two generations without crowding the common ones out for long.
+		// overhead), each sparing a hash to G2 (0.2-0.3 ms,
+		// BenchmarkCrypto/HashToG2 on a 2-core machine). Roots seen once
+		// (aggregates' own messages) pass through the two generations
+		// without crowding the common ones out for long.
 		// The roots found again also keep their hashes' Miller-loop lines,
 		// 19,584 bytes each, for at most 64 roots (1.25 MB more).
 		HashCacheSize: 1024,

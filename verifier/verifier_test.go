@@ -533,10 +533,10 @@ func TestBisectionCost(t *testing.T) {
 // A failing call too small for the fused rounds (it is blinded by random
 // scalars) with one invalid set settles it by the exponentiation method:
 // the whole call's check, the weighted check and the suspect's own, no set
-// checked alone. Before 2026-12-03 every such call of fewer than eight sets
-// checked each set alone: the dense budget went to the call's own check,
-// and the scalars' random bits above SecurityBits+marginBits made the
-// weighted value miss.
+// checked alone. It fails if the dense budget goes to the call's own check,
+// or if the scalars have random bits above SecurityBits+marginBits (the
+// weighted value then misses): every call of fewer than eight sets would
+// check each set alone.
 func TestExpMethodSmallCall(t *testing.T) {
 	for _, bits := range []int{64, 128} {
 		v := newVerifier(t, bits)

@@ -4,9 +4,9 @@ import "fmt"
 
 // baselineMode is which loads the main job also runs through the per-signature
 // baseline (-baseline). Each such run verifies every signature alone, 11-27
-// s for the default slot on the project's two vCPUs (2026-12-03), so by
-// default only the clean load, whose speedup is the job's headline, goes
-// through it. The zero value is the default.
+// s for the default slot on two vCPUs, so by default only the clean load,
+// whose speedup is the job's headline, goes through it. The zero value is
+// the default.
 type baselineMode int
 
 const (

@@ -55,6 +55,8 @@ type latencyConfig struct {
 	// Procs runs the loads again at each of these GOMAXPROCS values
 	// (coreResult), interleaved with the runs at the process's own.
 	Procs []int
+	// Quick: a -quick run, not graded against the targets (checkTargets).
+	Quick bool
 }
 
 // loadSpec is one load of the benchmark: a node on Subnets subnets with an
@@ -477,7 +479,8 @@ func verdictOK(valid bool, r pool.Result) bool {
 }
 
 // runBurst sends the load's messages at once, from goroutines goroutines:
-// the burst the CPU target compares with. Its latencies are not kept.
+// the burst the target "close to the burst" compares with. Its latencies
+// are not kept.
 func runBurst(pc pool.Config, net *pooltest.Network, l *latencyLoad, goroutines int) (runOutcome, error) {
 	goroutines = max(1, goroutines)
 	o, err := measure(pc, net, l, func(p *pool.Pool, res []pool.Result, _ []time.Duration) time.Duration {

@@ -33,8 +33,9 @@ type latencyFlagSet struct {
 	set             map[string]bool // the flags given (of main's too)
 }
 
-// Defaults of -latency: mainnet's arrival model and the loads of issue 9's
-// report, on a mainnet-sized validator set (64 committees of 512).
+// Defaults of -latency: mainnet's arrival model and the loads the targets
+// are checked on (targets.go), on a mainnet-sized validator set (64
+// committees of 512).
 const (
 	latencyValidators = 1 << 20
 	latencyLoads      = "64:0,64:0.01,64:0.05,16:0,2:0"
@@ -67,12 +68,12 @@ func latencyFlags(fs *flag.FlagSet) *latencyFlagSet {
 	fs.IntVar(&f.reps, "reps", 3, "-latency: interleaved repetitions (medians and ranges are over them)")
 	fs.DurationVar(&f.mean, "mean", 831*time.Millisecond, "-latency: mean delay of an attestation after the deadline (4 s into the slot)")
 	fs.DurationVar(&f.p95, "p95", 1962*time.Millisecond, "-latency: 95th percentile of that delay")
-	fs.BoolVar(&f.aggregates, "aggregates", true, "send every aggregate of the slot too, mixed in (false: attestations only, the burst of issue 9's target; with -latency they are sent 8 s into the slot)")
+	fs.BoolVar(&f.aggregates, "aggregates", true, "send every aggregate of the slot too, mixed in (false: attestations only, as in the full-slot burst benchmark; with -latency they are sent 8 s into the slot)")
 	fs.DurationVar(&f.aggMean, "agg-mean", 0, "-latency: mean delay of an aggregate after its deadline (8 s into the slot; default -mean: no measurement of its own)")
 	fs.DurationVar(&f.aggP95, "agg-p95", 0, "-latency: 95th percentile of that delay (default -p95)")
 	fs.DurationVar(&f.maxDelay, "max-delay", 4*time.Second, "-latency: longest delay; a longer draw is drawn again")
 	fs.BoolVar(&f.realTime, "realtime", false, "-latency: do not skip the stretches in which no message is in flight")
-	fs.BoolVar(&f.quick, "quick", false, "-latency: a small quick run for tests (16,384 validators, 4 subnets, delays of tens of ms, 1 repetition)")
+	fs.BoolVar(&f.quick, "quick", false, "-latency: a small quick run for tests (16,384 validators, 4 subnets, delays of tens of ms, 1 repetition), not graded against the targets")
 	fs.StringVar(&f.reportDir, "report", "", "-latency: also write `DIR`/latency.csv and DIR/latency.png")
 	fs.StringVar(&f.profileDir, "profiles", "", "-latency: write a CPU profile of each run to `DIR`/<policy>_<subnets>-<invalid>_<timed|burst>_p<GOMAXPROCS>_<rep>.pprof")
 	fs.StringVar(&f.budgets, "budgets", "", "-latency: also run attpool at each of these latency budgets, `LIST` of durations or milliseconds (0: none, the work-conserving rule), as policies attpool/<budget>; -report then draws "+budgetPNG)
@@ -86,7 +87,7 @@ func latencyFlags(fs *flag.FlagSet) *latencyFlagSet {
 func latencyConfigOf(f *latencyFlagSet, main config) (latencyConfig, error) {
 	set := f.set
 	cfg := latencyConfig{
-		Validators: latencyValidators, Reps: f.reps, Goroutines: main.Goroutines, Seed: main.Seed,
+		Validators: latencyValidators, Reps: f.reps, Goroutines: main.Goroutines, Seed: main.Seed, Quick: f.quick,
 		RealTime: f.realTime, Log: main.Log, Progress: main.Progress, Attackers: f.attackers,
 		AggOffset: aggregateDeadline - attestationDeadline, ProfileDir: f.profileDir,
 	}

@@ -110,7 +110,7 @@ func TestRun(t *testing.T) {
 		t.Error("the table does not say every verdict was as expected")
 	}
 
-	// The JSON report: the fields of issue 4 and the new ones.
+	// The JSON report's fields.
 	m := jsonFields(t, rep)
 	for _, key := range []string{
 		"validators", "slots", "messages", "verdicts", "faults_injected", "faults_found",
@@ -342,6 +342,16 @@ func TestFlags(t *testing.T) {
 	err := clitest.Parse("gossip", []string{"-latency", "-quick", "-validators", "1000"}, parse)
 	if err != nil || !lf.set["validators"] || !lf.set["quick"] || lf.set["reps"] {
 		t.Errorf("-latency -quick -validators 1000: flags given %v, %v", lf.set, err)
+	}
+	// -quick runs are not graded; the others are.
+	if lc, err := latencyConfigOf(lf, cfg); err != nil || !lc.Quick {
+		t.Errorf("-latency -quick: Quick %v, %v", lc.Quick, err)
+	}
+	if err := clitest.Parse("gossip", []string{"-latency"}, parse); err != nil {
+		t.Fatal(err)
+	}
+	if lc, err := latencyConfigOf(lf, cfg); err != nil || lc.Quick {
+		t.Errorf("-latency: Quick %v, %v", lc.Quick, err)
 	}
 	// run refuses before it derives a key.
 	cfg = small()

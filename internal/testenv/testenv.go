@@ -1,12 +1,12 @@
-// Package testenv finds what the project's tests read from their
+// Package testenv finds what attpool's tests read from their
 // environment: the official consensus-spec-tests folder named by
 // CONSENSUS_SPEC_TESTS, and the process's CPU time for the benchmarks.
 //
 // go test runs each package in the package's own folder, so a relative
-// path such as the README's ../shared/spec-tests/tests would be looked up
-// from a different place in every package. SpecTestsDir resolves a relative
-// path against the repository root instead: the folder holding go.work, else
-// the outermost folder holding a go.mod, searched upwards from the working
+// path such as ../consensus-spec-tests/tests would be looked up from a
+// different place in every package. SpecTestsDir resolves a relative path
+// against the repository root instead: the folder holding go.work, else the
+// outermost folder holding a go.mod, searched upwards from the working
 // directory and never above the folder holding .git.
 package testenv
 
@@ -15,8 +15,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"runtime/metrics"
 	"path/filepath"
+	"runtime/metrics"
 	"syscall"
 	"testing"
 	"time"
@@ -66,9 +66,9 @@ func SpecTestsDir() (dir string, set bool, err error) {
 // SpecTests returns SpecTestsDir's folder for a test. It skips tb, saying
 // why, when CONSENSUS_SPEC_TESTS is unset or empty, and fails it when the
 // variable is set but its folder cannot be used: a path that does not exist
-// (the README's ../shared/spec-tests/tests in a clone that has no vectors
-// beside it), a file, or any other error. Whoever sets the variable wants
-// the vectors run, so a wrong path must not pass as a skip.
+// (a relative path such as ../consensus-spec-tests/tests in a clone that
+// has no vectors beside it), a file, or any other error. Whoever sets the
+// variable wants the vectors run, so a wrong path must not pass as a skip.
 func SpecTests(tb testing.TB) string {
 	tb.Helper()
 	dir, set, err := SpecTestsDir()
@@ -80,7 +80,7 @@ func SpecTests(tb testing.TB) string {
 		tb.Fatal(err)
 	case !set:
 		tb.Skipf("%s is not set: set it to a consensus-spec-tests `tests` folder "+
-			"(a relative path is taken from the repository root, e.g. %s=../shared/spec-tests/tests) "+
+			"(a relative path is taken from the repository root, e.g. %s=../consensus-spec-tests/tests) "+
 			"to run the official vectors", Variable, Variable)
 	}
 	return dir
