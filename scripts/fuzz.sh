@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Runs every go test -fuzz target of the module for a set time each and
+# Runs every go test -fuzz target of the workspace for a set time each and
 # prints, per target, the time spent and whether it found a failure.
 #
-#   scripts/fuzz.sh [seconds per target, default 60] [package pattern, default ./...]
+#   scripts/fuzz.sh [seconds per target, default 60] [package pattern, default work: every module of go.work]
 #
 # A failure leaves its input under the package's testdata/fuzz/<Target>/,
 # where the ordinary `go test` run replays it from then on.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 secs="${1:-60}"
-pattern="${2:-./...}"
+pattern="${2:-work}"
 failed=0
 for pkg in $(go list "$pattern"); do
   targets=$(go test -list '^Fuzz' "$pkg" 2>/dev/null | grep '^Fuzz' || true)
