@@ -205,23 +205,22 @@ const (
 //   - SlotsPerEpoch 32: SLOTS_PER_EPOCH of the mainnet preset.
 //   - SlotDuration 12 s: SLOT_DURATION_MS of the mainnet configuration.
 //   - BatchSize 1024: the verifier's time per same-root set (µs, 64-bit
-//     digits; verifybench, README) is 35.0 at 256 sets, 28.7 at 512, 25.2 at
-//     1024 and 24.3 at 4096: past 1024 a batch costs far more latency than
-//     it saves time per set.
-//   - BatchDelay 50 ms: about twice the 26 ms a full batch takes alone (1024 x
-//     25.2 µs on 2 cores), as the VerifyWorkers batches verified at once share
+//     digits; verifybench, docs/bench/RESULTS.md) is 31.7 at 256 sets,
+//     23.3 at 512, 21.2 at 1024 and 21.9 at 4096: past 1024 a batch costs
+//     more latency and saves no time per set.
+//   - BatchDelay 50 ms: about twice the 22 ms a full batch takes alone (1024 x
+//     21.2 µs on 2 cores), as the VerifyWorkers batches verified at once share
 //     the cores: the bound does not cut full batches when a backlog needs
 //     them, while a slower machine gets smaller batches rather than slower
 //     verdicts.
 //   - LatencyBudget 5 ms: the wait Prysm chose for propagation. A node
 //     validates a message before it forwards it, so a wait for companions
-//     delays every hop of gossip, and 5 ms adds no more than Prysm's does. In
-//     the latency benchmark's budget sweep (2 cores, mainnet arrivals, both
-//     topics; README) it cuts the CPU of no wait by a quarter at 2 subnets
-//     and a fifth at 16 (1.33 to 1.00 and 0.41 to 0.33 s per 1,000
-//     messages), with the valid p99 at Prysm's at 2 subnets (10 ms) and
-//     below it at 16 and 64; each doubling of the budget takes a further
-//     5-15% off the CPU and adds about its length to the p99.
+//     delays every hop of gossip, and 5 ms adds no more than Prysm's does.
+//     The budget sweep of the latency benchmark (`go run ./examples/gossip
+//     -latency -budgets 0,1,2,5,10,20,50`, 2 cores, both topics) has it take
+//     15-36% off the CPU of no wait at 2, 16 and 64 subnets for a valid p99
+//     of about Prysm's at 2 and 16 subnets; longer budgets cost less CPU
+//     still but add about their length to every hop (docs/bench/RESULTS.md).
 //   - MaxPending 2^16: two slots of the attestations of every subnet at 2^20
 //     validators (2 x 2^15 sets): a pool more than two slots behind sheds load
 //     (ErrQueueFull) rather than grow.
@@ -258,8 +257,8 @@ const (
 // flooding peers are needed to fill MaxPending) and, under BatchFixed,
 // BatchDelay (FixedBatchDelay, Prysm's wait).
 //
-// The measurements quoted are the README's (2 vCPUs, GOMAXPROCS=2, a quiet
-// machine), from `go run ./examples/verifybench -runs 5 -report docs/bench`.
+// The measurements quoted are those of docs/bench/RESULTS.md (2 vCPUs,
+// GOMAXPROCS=2), from `go run ./examples/verifybench -runs 5 -report docs/bench`.
 func DefaultConfig() Config {
 	return Config{
 		SlotsPerEpoch:     mainnetSlotsPerEpoch,
