@@ -3,7 +3,7 @@ module github.com/attpool/attpool/examples
 go 1.26.6
 
 require (
-	github.com/attpool/attpool v0.0.0
+	github.com/attpool/attpool v0.1.0
 	github.com/golang/snappy v1.0.0
 	github.com/libp2p/go-libp2p v0.51.0
 	github.com/libp2p/go-libp2p-pubsub v0.19.0
@@ -96,7 +96,7 @@ require (
 	codeberg.org/go-pdf/fpdf v0.11.1 // indirect
 	git.sr.ht/~sbinet/gg v0.7.0 // indirect
 	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
-	github.com/attpool/attpool/gossipsub v0.0.0
+	github.com/attpool/attpool/gossipsub v0.1.0
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/emicklei/dot v1.6.2 // indirect

@@ -3,7 +3,7 @@ module github.com/attpool/attpool/gossipsub
 go 1.26.6
 
 require (
-	github.com/attpool/attpool v0.0.0
+	github.com/attpool/attpool v0.1.0
 	github.com/golang/snappy v1.0.0
 	github.com/libp2p/go-libp2p v0.51.0
 	github.com/libp2p/go-libp2p-pubsub v0.19.0

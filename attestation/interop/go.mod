@@ -5,7 +5,7 @@ go 1.26.8
 require (
 	github.com/OffchainLabs/go-bitfield v0.0.0-20251031151322-f427d04d8506
 	github.com/attestantio/go-eth2-client v0.30.1
-	github.com/attpool/attpool v0.0.0
+	github.com/attpool/attpool v0.1.0
 	github.com/pk910/dynamic-ssz v1.4.0
 	github.com/prysmaticlabs/go-bitfield v0.0.0-20240618144021-706c95b2dd15
 )

@@ -3,7 +3,7 @@ module github.com/attpool/attpool/verifier/oracle
 go 1.26.8
 
 require (
-	github.com/attpool/attpool v0.0.0
+	github.com/attpool/attpool v0.1.0
 	github.com/consensys/gnark-crypto v0.22.0
 	gopkg.in/yaml.v3 v3.0.1
 )
