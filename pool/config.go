@@ -101,8 +101,7 @@ type Config struct {
 	// SignatureVerifier, when not nil, is the verifier the pool uses instead
 	// of building its own from Verifier (which is then ignored): a node can
 	// share one across pools and topics, and a benchmark can pass a baseline
-	// (a verifier built with verifier.Config.Individual checks every
-	// signature alone). The pool does not close it.
+	// (baseline.EachAlone checks every signature alone). The pool does not close it.
 	SignatureVerifier SignatureVerifier
 
 	// MaxPending bounds the signature sets queued, being verified or awaiting

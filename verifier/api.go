@@ -56,9 +56,6 @@ func (v *Verifier) Close() { v.w.close() }
 func (v *Verifier) Verify(sets []Set) []bool {
 	v.stats.calls.Add(1)
 	v.stats.sets.Add(int64(len(sets)))
-	if v.cfg.Individual {
-		return v.verifyEach(sets)
-	}
 	return v.verify(sets, &v.recent, nil, nil)
 }
 
@@ -82,8 +79,7 @@ func (v *Verifier) VerifyStream(sets []Set, report func(i int, valid bool)) {
 // ones: from then on the call takes longer than a passing one, so a caller
 // that would queue more work behind it can hand that work to another
 // goroutine instead. A call that passes, or whose only invalid sets are
-// those that do not decode, never calls it; with Config.Individual no call
-// does.
+// those that do not decode, never calls it.
 func (v *Verifier) VerifyStreamSearch(sets []Set, report func(i int, valid bool), searching func()) {
 	v.stream(sets, &v.recent, report, searching)
 }
@@ -106,31 +102,7 @@ func (v *Verifier) VerifySuspect(sets []Set, report func(i int, valid bool)) {
 func (v *Verifier) stream(sets []Set, share *invalidShare, report func(i int, valid bool), searching func()) {
 	v.stats.calls.Add(1)
 	v.stats.sets.Add(int64(len(sets)))
-	if v.cfg.Individual {
-		for i, ok := range v.verifyEach(sets) {
-			report(i, ok)
-		}
-		return
-	}
 	v.verify(sets, share, report, searching)
-}
-
-// verifyEach checks every set alone, in parallel (Config.Individual).
-func (v *Verifier) verifyEach(sets []Set) []bool {
-	out := make([]bool, len(sets))
-	v.w.forEach(v.cfg.Workers, len(sets), 1, func(i int) {
-		s := &sets[i]
-		if s.Decoded != nil { // Verify checks the subgroup
-			out[i] = crypto.Verify(s.PublicKey, s.Root[:], s.Decoded)
-			return
-		}
-		var sig crypto.Signature
-		if _, err := sig.SetBytes(s.Signature[:]); err == nil {
-			out[i] = crypto.Verify(s.PublicKey, s.Root[:], &sig)
-		}
-	})
-	v.stats.individual.Add(int64(len(sets)))
-	return out
 }
 
 // Stats are cumulative counters of a Verifier's work.

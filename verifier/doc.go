@@ -142,7 +142,6 @@
 // pairing check and bisection. So does a call whose points outside G2 are
 // too many for the descent of step 2 to pay (Stats.SubgroupFallbacks counts
 // calls whose rounds failed, Stats.OutsideG2 the points the descent found).
-// With Config.Individual every set is checked alone instead, as a baseline.
 //
 // # Verdicts
 //

@@ -38,9 +38,6 @@ type Config struct {
 	// generations of this many entries, and the lines of at most 64 of them
 	// (0 means the default; negative disables the cache).
 	HashCacheSize int
-	// Individual makes Verify check every set alone, in parallel: the
-	// per-signature baseline, for benchmarks and comparisons.
-	Individual bool
 }
 
 // DefaultConfig returns the configuration the zero Config stands for. A
@@ -66,8 +63,6 @@ func DefaultConfig() Config {
 		// The roots found again also keep their hashes' Miller-loop lines,
 		// 19,584 bytes each, for at most 64 roots (1.25 MB more).
 		HashCacheSize: 1024,
-		// Off: the batch method is the point of the package.
-		Individual: false,
 	}
 }
 

@@ -673,17 +673,6 @@ func concurrentAndClose(t *testing.T) {
 	}
 }
 
-func TestIndividualConfig(t *testing.T) {
-	v, err := New(Config{Individual: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer v.Close()
-	sets := sameRoot(t, 20, 0)
-	sets[2].Signature = sets[3].Signature
-	checkExact(t, v, sets)
-}
-
 func TestDigitSource(t *testing.T) {
 	ds := digitSource{r: newRand(), pos: 512}
 	var count [13]int
@@ -729,21 +718,7 @@ func TestDecodedSignatures(t *testing.T) {
 			checkExact(t, v, sets)
 		}
 	}
-	vi, err := New(Config{Individual: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer vi.Close()
-	sets := sameRoot(t, 4, 0)
-	sets[1].Signature = shifted(t, sets[1].Signature, &T)
-	for i := range sets {
-		var s crypto.Signature
-		if _, err := s.SetBytesNoSubgroupCheck(sets[i].Signature[:]); err != nil {
-			t.Fatal(err)
-		}
-		sets[i].Decoded = &s
-	}
-	checkExact(t, vi, sets)
+
 }
 
 // A large failing call goes through the locate step and the many-way split;

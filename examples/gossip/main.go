@@ -91,7 +91,7 @@ import (
 	"github.com/attpool/attpool/examples/internal/cli"
 	"github.com/attpool/attpool/pool"
 	"github.com/attpool/attpool/pool/pooltest"
-	"github.com/attpool/attpool/verifier"
+	"github.com/attpool/attpool/verifier/baseline"
 )
 
 // config is the program's settings (its flags).
@@ -326,13 +326,8 @@ func run(cfg config) (*report, error) {
 	batched := pool.Config{BatchSize: cfg.Batch}
 	// The baseline: the same pool, its verifier checking every signature
 	// alone.
-	individual, err := verifier.New(verifier.Config{Individual: true})
-	if err != nil {
-		return nil, err
-	}
-	defer individual.Close()
 	perSig := batched
-	perSig.SignatureVerifier = individual
+	perSig.SignatureVerifier = baseline.EachAlone{}
 	var wrong []wrongVerdict
 	nWrong := 0
 	// load runs one load, keeps its wrong verdicts and adds its per-topic

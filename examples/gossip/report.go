@@ -19,7 +19,7 @@ import (
 // pool. The clean load is the same slots with every attestation valid:
 // verify_wall_seconds is its wall time through the batching pool,
 // baseline_wall_seconds through a pool that verifies every signature alone
-// (its SignatureVerifier built with verifier.Config.Individual), speedup
+// (its SignatureVerifier baseline.EachAlone), speedup
 // their ratio; clean_verdicts are its verdicts, heap_bytes the heap the pool
 // holds after it. The baseline is run on the gossip load too (baseline_faults_wall_seconds, faults_speedup).
 // Wall times run from the first submission to the last verdict, summed over
