@@ -4,8 +4,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/attpool/attpool/crypto"
-	"github.com/attpool/attpool/internal/blspoint"
 	"github.com/attpool/attpool/internal/curve"
 )
 
@@ -141,109 +139,4 @@ func (v *Verifier) Stats() Stats {
 		Located:           v.stats.located.Load(),
 		HashCacheHits:     v.hashes.hits.Load(),
 	}
-}
-
-// hashCache keeps the hashes to G2 of recent signing roots (a slot's
-// attestations share one or two): two generations of at most size entries
-// each, the older dropped when the newer fills. A root found again (one
-// that many calls meet) also keeps its hash's Miller-loop lines, made on
-// its second call, for at most hashLinesMax roots over both generations.
-type hashCache struct {
-	mu        sync.RWMutex
-	size      int
-	cur, prev map[[32]byte]*hashEntry
-	lines     int // entries of cur and prev with lines
-	hits      atomic.Int64
-}
-
-type hashEntry struct {
-	h     curve.G2Affine
-	lines *curve.Lines // nil until the root is found again
-}
-
-// hashLinesMax bounds the roots whose lines the cache keeps: 64 of 19,584
-// bytes, 1.25 MB. A node meets a few roots in many calls (a slot's
-// attestation data, the slot's selection-proof root); the aggregate topic's
-// own roots, one per aggregator, are met once and get none.
-const hashLinesMax = 64
-
-func newHashCache(size int) *hashCache {
-	return &hashCache{size: size, cur: make(map[[32]byte]*hashEntry)}
-}
-
-// get returns root's hash to G2 and, when kept, its lines (else nil).
-func (h *hashCache) get(root [32]byte) (curve.G2Affine, *curve.Lines) {
-	if h.size <= 0 {
-		return *blspoint.Message(crypto.HashMessage(root[:])), nil
-	}
-	h.mu.RLock()
-	e, ok := h.cur[root]
-	if !ok {
-		e, ok = h.prev[root]
-	}
-	var p curve.G2Affine
-	var lines *curve.Lines
-	wantLines := false
-	if ok {
-		p, lines = e.h, e.lines
-		wantLines = lines == nil && h.lines < hashLinesMax
-	}
-	h.mu.RUnlock()
-	if ok {
-		h.hits.Add(1)
-		if wantLines {
-			lines = curve.NewLines(&p)
-			h.keepLines(root, e, lines)
-		}
-		return p, lines
-	}
-	return h.insert(root, *blspoint.Message(crypto.HashMessage(root[:])))
-}
-
-// insert adds root's hash p after a miss and returns the entry's hash and
-// lines. A call that missed root at the same time may have inserted it
-// first, perhaps with lines since: that entry is kept (replacing it would
-// drop its lines while h.lines still counted them).
-func (h *hashCache) insert(root [32]byte, p curve.G2Affine) (curve.G2Affine, *curve.Lines) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	e, ok := h.cur[root]
-	if !ok {
-		e, ok = h.prev[root]
-	}
-	if ok {
-		return e.h, e.lines
-	}
-	if len(h.cur) >= h.size {
-		h.lines -= h.countLines(h.prev)
-		h.prev, h.cur = h.cur, make(map[[32]byte]*hashEntry, h.size)
-	}
-	h.cur[root] = &hashEntry{h: p}
-	return p, nil
-}
-
-// keepLines stores lines in e, root's entry, when e is still in the cache
-// and has none (another call may have made them meanwhile).
-func (h *hashCache) keepLines(root [32]byte, e *hashEntry, lines *curve.Lines) {
-	if lines == nil {
-		return
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if e.lines != nil || h.lines >= hashLinesMax || (h.cur[root] != e && h.prev[root] != e) {
-		return
-	}
-	e.lines = lines
-	h.lines++
-}
-
-// countLines is the number of m's entries with lines.
-func (h *hashCache) countLines(m map[[32]byte]*hashEntry) int {
-	n := 0
-	for _, e := range m {
-		if e.lines != nil {
-			n++
-		}
-	}
-	return n
 }

@@ -495,7 +495,7 @@ func TestPlannerPath(t *testing.T) {
 	if s := v.Stats(); s.SubgroupFallbacks != 1 {
 		t.Fatalf("a point outside G2 in a 48-set call gave %d fused-round failures", s.SubgroupFallbacks)
 	}
-	// The threshold (engine.go's pathCosts): from 20 sets at 64 bits and
+	// The threshold (planner.go's pathCosts): from 20 sets at 64 bits and
 	// 27 at 128 the fused rounds run, below them each point's own check.
 	for _, c := range []struct{ bits, n, fallbacks int }{{64, 19, 0}, {64, 20, 1}, {128, 26, 0}, {128, 27, 1}} {
 		v := newVerifier(t, c.bits)

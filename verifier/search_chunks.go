@@ -76,7 +76,7 @@ type chunk struct {
 // wholeValue returns the value of the whole call's check (value), keeping
 // the Miller loops of its groups in chunks when it meets many roots
 // (manyRootsCall).
-func (c *call) wholeValue(whole node) curve.GT {
+func (c *call) wholeValue(whole blindedRange) curve.GT {
 	c.chunks = nil
 	ng := len(whole.P)
 	if !c.manyRoots || whole.lo != 0 || whole.hi != len(c.cand) || c.emptyGroup() {
@@ -119,22 +119,13 @@ func (c *call) emptyGroup() bool {
 	return false
 }
 
-// crange is a failing range of chunks [a, b) of locateChunks' search, with
-// its value V; own marks a value computed from the range's own sums (not by
-// division).
-type crange struct {
-	a, b int
-	V    curve.GT
-	own  bool
-}
-
 // locateChunks finds the invalid sets of a failing call whose whole check
 // kept its chunks (whole with its value): the failing chunks by halving
 // ranges of chunks, then each failing chunk's invalid sets by the locate
 // step's search (its plain parts and public weights, and one-set checks
 // that decide). It reports false when the call less the invalid sets found
 // does not check (crafted signatures): the caller bisects.
-func (c *call) locateChunks(whole node) bool {
+func (c *call) locateChunks(whole blindedRange) bool {
 	if !c.reserve(1) { // the final check
 		return false
 	}
@@ -162,7 +153,7 @@ func (c *call) locateChunks(whole node) bool {
 // searched, the sets outside them when the call less those chunks checks
 // under the call's secret scalars: its value is whole.A over the failing
 // chunks' own values.
-func (c *call) acceptOutsideChunks(whole node, leaves []crange) {
+func (c *call) acceptOutsideChunks(whole blindedRange, leaves []chunkRange) {
 	rest := whole.A
 	for _, r := range leaves {
 		rest.Mul(inverse(r.V))
@@ -171,7 +162,7 @@ func (c *call) acceptOutsideChunks(whole node, leaves []crange) {
 		return
 	}
 	lo := whole.lo
-	for _, r := range append(leaves, crange{a: len(c.chunks)}) {
+	for _, r := range append(leaves, chunkRange{a: len(c.chunks)}) {
 		hi := whole.hi
 		if r.a < len(c.chunks) {
 			hi = c.chunks[r.a].lo
@@ -191,15 +182,15 @@ func (c *call) acceptOutsideChunks(whole node, leaves []crange) {
 // call's shared checks (see the package doc's Soundness: one that erred
 // would hide the invalid sets of its range from the search, and the final
 // check with them); ok is false when they are used up.
-func (c *call) failingChunks(A curve.GT) (leaves []crange, ok bool) {
-	for frontier := []crange{{0, len(c.chunks), A, true}}; len(frontier) > 0; {
-		var todo []crange // ranges whose own value is computed
+func (c *call) failingChunks(A curve.GT) (leaves []chunkRange, ok bool) {
+	for frontier := []chunkRange{{0, len(c.chunks), A, true}}; len(frontier) > 0; {
+		var todo []chunkRange // ranges whose own value is computed
 		for _, r := range frontier {
 			switch {
 			case r.b-r.a > 1:
-				todo = append(todo, crange{a: r.a, b: (r.a + r.b) / 2})
+				todo = append(todo, chunkRange{a: r.a, b: (r.a + r.b) / 2})
 			case !r.own:
-				todo = append(todo, crange{a: r.a, b: r.b})
+				todo = append(todo, chunkRange{a: r.a, b: r.b})
 			default:
 				leaves = append(leaves, r)
 			}
@@ -209,7 +200,7 @@ func (c *call) failingChunks(A curve.GT) (leaves []crange, ok bool) {
 		}
 		c.each(len(todo), 1, func(x int) { todo[x].V, todo[x].own = c.chunkValue(todo[x].a, todo[x].b), true })
 		c.spent += float64(len(todo)) * (costMiller + costFinalExp)
-		var next []crange
+		var next []chunkRange
 		t := 0
 		for _, r := range frontier {
 			if r.b-r.a == 1 && r.own {
@@ -221,18 +212,15 @@ func (c *call) failingChunks(A curve.GT) (leaves []crange, ok bool) {
 				next = appendFailing(next, l)
 				continue
 			}
-			right := crange{a: l.b, b: r.b, V: r.V}
+			right := chunkRange{a: l.b, b: r.b, V: r.V}
 			right.V.Mul(inverse(l.V))
 			next = appendFailing(next, l, right)
 		}
 		frontier = next
 	}
-	slices.SortFunc(leaves, func(x, y crange) int { return x.a - y.a })
+	slices.SortFunc(leaves, func(x, y chunkRange) int { return x.a - y.a })
 	return leaves, true
 }
-
-// fails reports whether the range's value is not one.
-func (r crange) fails() bool { return !r.V.IsOne() }
 
 // chunkValue returns the value of the chunks [a, b) under the call's
 // scalars, from their kept Miller loops: one Miller loop for their
@@ -258,7 +246,7 @@ func (c *call) chunkValue(a, b int) curve.GT {
 // of fewer than locateMin sets. It accepts nothing itself: the call's
 // final check does.
 func (c *call) searchChunk(ch chunk, V curve.GT) []peel {
-	nd := node{lo: ch.lo, hi: ch.hi, A: V, hasA: true, own: true}
+	nd := blindedRange{lo: ch.lo, hi: ch.hi, A: V, hasA: true, own: true}
 	if nd.size() < locateMin {
 		return c.checkAlone(allOf(nd))
 	}
