@@ -49,7 +49,7 @@ func (v *Verifier) Close() { v.w.close() }
 // Verify returns one verdict per set, in order: verdicts[i] is what verifying
 // sets[i] alone would say (the specs' Verify: the signature decodes to a
 // point of G2 and pairs with the key and the root). A nil PublicKey gives
-// false. Sets sharing a Root are checked together; see the package doc for
+// false. Sets sharing a Root are checked together; see docs/DESIGN.md for
 // the method and its soundness.
 func (v *Verifier) Verify(sets []Set) []bool {
 	v.stats.calls.Add(1)

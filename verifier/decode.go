@@ -73,7 +73,6 @@ func (c *call) orderByRoot(ok []bool) {
 	}
 }
 
-// decodeChunk is the most signatures a worker decompresses per chunk (about
-// 50 µs each, costDecode): enough to make the scheduling overhead
-// negligible, few enough that two workers share a small call evenly.
+// decodeChunk is the most signatures a worker decompresses per chunk. It
+// amortises scheduling yet lets two workers share a small call evenly.
 const decodeChunk = 16

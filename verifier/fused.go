@@ -162,12 +162,9 @@ func (c *call) bigGroups() []int {
 	return big
 }
 
-// g1RoundsMin is the group size from which a group's key sum comes from the
-// digit rounds in G1 rather than from a multi-scalar multiplication. The
-// rounds cost a bucket grid per pass (R/2 passes) and little per point, the
-// multiplication more per point: they break even at about 192 to 256 sets
-// (BenchmarkG1RoundsMin, one core: the rounds 1.2x the multiplication at
-// 192 sets, 1.0x at 256, for 64 and 128 bits alike).
+// g1RoundsMin is the group size from which its key sum comes from the digit
+// rounds in G1. There the rounds break even with a multi-scalar multiplication
+// (BenchmarkG1RoundsMin).
 const g1RoundsMin = 192
 
 // horner returns sum_j 13^j H[j] by Horner's rule (H not empty).

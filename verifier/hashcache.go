@@ -27,10 +27,9 @@ type hashEntry struct {
 	lines *curve.Lines // nil until the root is found again
 }
 
-// hashLinesMax bounds the roots whose lines the cache keeps: 64 of 19,584
-// bytes, 1.25 MB. A node meets a few roots in many calls (a slot's
-// attestation data, the slot's selection-proof root); the aggregate topic's
-// own roots, one per aggregator, are met once and get none.
+// hashLinesMax bounds the roots whose Miller-loop lines the cache keeps, 1.25
+// MB in all. A node meets a few roots in many calls; an aggregator's own root
+// is met once.
 const hashLinesMax = 64
 
 func newHashCache(size int) *hashCache {

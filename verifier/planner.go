@@ -2,8 +2,8 @@ package verifier
 
 import "math"
 
-// Cost model of the planner, in microseconds on one core (measured on a
-// 2-core x86-64 machine with blst v0.3.17; only ratios matter).
+// The planner's cost model, in microseconds on one core. Only the ratios
+// matter; they were measured on a 2-core x86-64 machine with blst v0.3.17.
 const (
 	costInG2      = 60.0  // one G2 subgroup check
 	costPairAdd   = 0.8   // one point of a G2 pair round (two digit rounds)
@@ -12,11 +12,9 @@ const (
 	costMiller    = 280.0 // one Miller loop
 	costFinalExp  = 470.0 // one final exponentiation
 	costMSMG1     = 5.0   // one point of a 64-to-130-bit G1 multi-scalar multiplication
-	// costSmallMSM is one set's share, per 64 bits of scalar, of the sums
-	// of a call too small for the fused rounds to pay: its signature's and
-	// its key's products, about 50 and 20 µs below 32 sets (Straus's method,
-	// BenchmarkSmallMultiExp) and about 42 together from 32 to 64 (blst's
-	// Pippenger). Straus's cost grows about linearly with the scalars' bits.
+	// costSmallMSM is one set's share, per 64 bits of scalar, of a small
+	// call's sums. Below 32 sets Straus's method computes them; its cost
+	// grows with the scalars' bits.
 	costSmallMSM = 70.0
 	// costDecode is one signature's decompression, without its subgroup
 	// check.
@@ -30,23 +28,17 @@ const (
 	costMSMSet = costMSMG1 + costMSMG2
 )
 
-// denseBudget is the share of the cost of checking every candidate alone
-// that bisection may spend, counted from the failed check of the whole call
-// (its own sums and check, which every call pays, are not the search's),
-// before the rest is checked one by one: the most a search can waste when
-// invalid sets are too dense for it to pay, so a dense call costs at most
-// about 1.15 times checking each set alone (TestDenseSwitch holds a
-// half-invalid call within 1.2 checks per set). A call of a few sets has
-// about one check of budget: one try of the exponentiation method.
-// By the cost model, a search costs about 2 log2(n) checks per invalid set
-// among n, so 15% lets it find about 0.15 n / (2 log2 n) of them: 14 in a
-// call of 2,048, where a denser call is bisected only to that point.
+// denseBudget is the share of checking every candidate alone that bisection
+// may spend. It counts from the failed whole check, so a small call keeps one
+// check of budget.
+//
+// Past it the rest is checked set by set, so a dense call costs at most about
+// 1.15 checks per set. TestDenseSwitch holds a half-invalid call within 1.2.
 const denseBudget = 0.15
 
-// individualBelow: failing ranges of at most this many sets are checked one
-// by one (in parallel) instead of being halved: halving down to one invalid
-// set among four takes about as many checks (one or two per level, two
-// levels) as checking the four alone, and the sums besides.
+// individualBelow: failing ranges this small are checked set by set, not
+// halved. Halving four sets down to one costs as many checks, and the sums
+// besides.
 const individualBelow = 4
 
 // pathCosts is the planner's choice of path: what the fused rounds on R
@@ -72,13 +64,9 @@ func (c *call) checkWork(sums float64) float64 {
 	return sums + m*costMSMG1 + (g+1)*costMiller + costFinalExp
 }
 
-// helperGrain is the least work (µs on one core, by the planner's cost
-// model) a call gives each goroutine of the pool it takes beside its own: a
-// goroutine taken costs a wake-up and the scheduler's search for work at
-// every parallel step of the call (a dozen), which calls of a few sets, whose
-// steps are a chunk or two, do not repay (BenchmarkSmallCall: a call of 3 sets
-// takes as long on two goroutines as on one, for more CPU; from 16 sets, about
-// 3 ms, the second goroutine shortens it). Calls of 1,024 sets take every worker.
+// helperGrain is the least work, in cost-model µs, a call gives each helper
+// goroutine. A helper costs a wake-up per parallel step, which a call of a few
+// sets does not repay.
 const helperGrain = 2000.0
 
 // helpersFor is the workers a call of work µs takes beside its caller: one
@@ -99,6 +87,7 @@ func (c *call) sumsCost(nd blindedRange) float64 {
 	return float64(nd.size())*costMSMSet + c.checkCost(nd.lo, nd.hi)
 }
 
-// inG2Chunk is the number of per-point subgroup checks (about 45 µs each)
-// per chunk of the conventional path, for the same reason.
+// inG2Chunk is the number of per-point subgroup checks in one chunk of the
+// conventional path. Chunks that small let two workers share a small call
+// evenly.
 const inG2Chunk = 4

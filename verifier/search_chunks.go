@@ -6,47 +6,24 @@ import (
 	"github.com/attpool/attpool/internal/curve"
 )
 
-// A call over many roots (the aggregate topic's calls: a distinct root per
-// aggregator) pays a Miller loop per root in its whole check, most of its
-// cost. When the check fails, the locate step's checks of parts would pay
-// those Miller loops again, part by part: the search costs about what the
-// call did, per invalid set. So the whole check of a call over at least
-// chunkMinGroups groups keeps the Miller loops of its groups in chunks of
-// chunkGroups (one multi-Miller loop each, a few percent dearer than one
-// over all of them: blst's multi-Miller loop costs 186 µs a pair in runs of
-// 8 against 179 in runs of 64, and a clean call of 1,024 sets over distinct
-// roots 504 against 494 ms of CPU, over 3-set roots 214 against 212.5), and
-// a failing one is searched chunk by chunk first: a range of chunks has the
-// value
+// A call over many roots (the aggregate topic's: a root per aggregator)
+// pays a Miller loop per root in its whole check. The locate step's part
+// checks would pay those loops again, so such a call's whole check keeps its
+// Miller loops in chunks of chunkGroups roots. A failing one is searched
+// chunk by chunk first: a range of chunks has the value
 //
 //	V = FinalExp(prod_c f_c * e(-g1, sum_c S_c)),
 //
-// f_c the chunk's kept Miller loops, S_c = sum r_k s_k over its sets under
-// the call's secret scalars: one Miller loop and one final exponentiation,
-// whatever the roots (the S_c cost a multi-scalar multiplication of a
-// chunk's sets each, computed once; sums by halves, a left half's by one
-// multiplication and a right half's by subtraction, cost more in
-// BenchmarkLocalisation over distinct roots: 6.4 against 5.35 single
-// verifications per invalid set in CPU at 5% invalid, 10.15 against 8.45 in
-// 2,048 sets at 1%).
-// These values steer, and are counted among the call's shared checks (a
-// call over that many roots starts on more rounds for them): the search
-// halves failing ranges (a left half's value computed, the right half's by
-// division), the sets outside the failing chunks are accepted by one check,
-// each failing chunk is searched as the locate step searches a call (its
-// sets rejected by their own one-set checks), and the call less the invalid
-// sets found is accepted by the call's final check, as in locateAll.
+// f_c the chunk's kept loops and S_c its signature sum under the secret
+// scalars. That is one Miller loop and one final exponentiation, whatever
+// the roots. The search halves failing ranges, accepts the sets outside the
+// failing chunks by one check, and searches each failing chunk as locateAll
+// does. These values are shared checks, so such a call starts on more
+// rounds.
 //
-// Calls whose roots hold several sets each (chunkMaxGroupMean or more on
-// average) are searched by locateAll instead: its parts then meet a few
-// roots each, and their checks cost less than the chunks' signature sums
-// under the secret scalars (a multi-scalar multiplication of every set).
-// BenchmarkLocalisation at 1% invalid, chunks against locateAll, wall / CPU
-// in single verifications per invalid set: 4-set roots 6.85 / 8.2 against
-// 6.85 / 9.4 (1,024 sets) and 6.3 / 7.7 against 6.5 / 9.5 (2,048); 8-set
-// roots 6.4 / 8.2 against 5.0 / 6.4 and 5.7 / 7.0 against 4.4 / 6.25;
-// 16-set roots 5.6 / 6.7 against 3.55 / 4.7 and 32-set roots 4.6 / 5.9
-// against 3.25 / 4.2 (2,048).
+// Calls of chunkMaxGroupMean sets a root or more go to locateAll instead:
+// their parts meet few roots, and cost less than the chunks' secret sums
+// (BenchmarkLocalisation; docs/bench/HISTORY.md has the figures).
 const (
 	chunkGroups       = 8
 	chunkMinGroups    = 64
@@ -179,7 +156,7 @@ func (c *call) acceptOutsideChunks(whole blindedRange, leaves []chunkRange) {
 // from the whole call (value A): a left half's value is computed, the right
 // half's is its parent's over the left's, and a right chunk that fails so
 // gets its own value before it is searched. Each range check is one of the
-// call's shared checks (see the package doc's Soundness: one that erred
+// call's shared checks (see docs/DESIGN.md, soundness: one that erred
 // would hide the invalid sets of its range from the search, and the final
 // check with them); ok is false when they are used up.
 func (c *call) failingChunks(A curve.GT) (leaves []chunkRange, ok bool) {

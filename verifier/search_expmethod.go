@@ -118,10 +118,8 @@ func findPower(A, B curve.GT, s int) int {
 	return 0
 }
 
-// bsgsMin: findPower steps one by one up to this many exponents: the plain
-// scan's s multiplications are cheap beside the pairing that made B, and
-// baby steps and giant steps would save a score of them at most, at the
-// price of a map of 576-byte keys.
+// bsgsMin: findPower steps one by one up to this many exponents. Baby and
+// giant steps would save a few multiplications beside the pairing that made B.
 const bsgsMin = 32
 
 // mulSmall sets dst = x * w for a little-endian x (dst has room).

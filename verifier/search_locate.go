@@ -6,14 +6,9 @@ import (
 	"github.com/attpool/attpool/internal/curve"
 )
 
-// locateMin is the least number of candidates of a failing call for which
-// locateAll runs before bisection. Its plain values and public weights cost
-// a fraction of bisection's multi-scalar multiplications under the secret
-// scalars down to calls of a few sets: at 1% and 5% invalid in calls of 16
-// to 128 sets, 1.95-3.2 single verifications per invalid set in wall time
-// and 2.2-3.8 in CPU, against 5.0-8.65 and 5.9-12.5 bisecting
-// (BenchmarkLocalisationBySize). Calls of fewer sets are bisected, down to
-// ranges of individualBelow checked alone.
+// locateMin is the least failing call that locateAll searches before
+// bisection. Plain values and public weights cost less than bisection's secret
+// sums, down to a few sets (BenchmarkLocalisationBySize).
 const locateMin = 8
 
 // locatePartSize is the size of the parts locateAll splits a call over many
@@ -129,16 +124,11 @@ func (c *call) findInvalid(whole blindedRange) []peel {
 }
 
 // wholeLevels is the number of halvings that cut a call into locatePartsMin
-// parts: a search from the whole call (after tryWhole) counts its levels
-// from -wholeLevels, so that the dense-evidence rule meets ranges of about
-// the parts' size (see search). Searching from the whole instead of from
-// parts when tryWhole fails takes 6.5-17.2 pairings (checks and sets alone)
-// against 11.3-19.3 for two invalid sets among 12 to 512, 9.3-11.6 against
-// 13.9-15.3 for three (random positions, twelve calls each, no recent
-// invalid sets), and about two fewer at 1,024 with 3 to 20; over calls of
-// 16 to 64 sets at 1% invalid (BenchmarkLocalisationBySize), 3.7-3.9
-// pairings per invalid set against 4.5-4.7, and at 5% 3.6-3.8 against
-// 4.8-5.3 in calls of 16 and 32 (TestSearchFromWhole holds a call of 15).
+// parts. A search from the whole call counts levels from -wholeLevels, so the
+// dense-evidence rule meets ranges of the parts' size.
+//
+// Searching from the whole call after tryWhole fails takes fewer pairings than
+// cutting it into parts (TestSearchFromWhole).
 const wholeLevels = 2 // log2(locatePartsMin)
 
 // partsFor is the number of parts locateAll cuts a failing call of
@@ -185,24 +175,14 @@ func (c *call) failingParts(whole blindedRange, k int) []plainRange {
 	return failing
 }
 
-// acceptOutsideLevel is the level of locateAll's search after which the sets
-// outside the ranges still searched are accepted at once (acceptOutside):
-// after one level the ranges left are the few holding several invalid sets,
-// and the call's other sets need not wait for them. Only a streaming call
-// (VerifyStream) runs it: Verify returns every verdict together, so the
-// check would answer no one earlier, and its multi-scalar multiplications
-// cost about 0.7 single verifications per invalid set in a 2,048-set call
-// at 1% invalid (BenchmarkLocalisation, CPU: 3.18-3.23 with it, 2.47-2.53
-// without).
+// acceptOutsideLevel is the search level after which the sets outside the
+// ranges still searched are accepted at once. Only a streaming call runs that
+// check: Verify answers every set together, and the check's sums cost CPU.
 const acceptOutsideLevel = 1
 
 // outsidePays reports whether acceptOutside is worth its multi-scalar
-// multiplications, which cover the ranges still searched (open): when those
-// hold at most acceptOutsideShare of the call. With more, as at 5% invalid
-// where most parts hold several invalid sets, the sums cover most of the
-// call, for few sets left outside to answer early (skipping them saves
-// about 0.7 single verifications per invalid set, about 40 ms of CPU in a
-// 1,024-set call; see acceptOutsideShare).
+// multiplications. It is when the ranges still searched (open) hold at most
+// acceptOutsideShare of the call.
 func outsidePays(whole blindedRange, open []plainRange) bool {
 	n := 0
 	for _, p := range open {
@@ -211,14 +191,9 @@ func outsidePays(whole blindedRange, open []plainRange) bool {
 	return float64(n) <= acceptOutsideShare*float64(whole.size())
 }
 
-// acceptOutsideShare is the largest share of the call the ranges still
-// searched may hold for acceptOutside to run: at 1% invalid they hold about
-// an eighth of a 1,024-set call, at 5% most of it. At 5% the bound against
-// running acceptOutside whatever the share: BenchmarkLocalisation's 5%
-// cases 1.9 against 2.3-2.6 single verifications per invalid set in wall
-// time, 2.7-2.8 against 3.4 in CPU, and the latency benchmark (go run
-// ./examples/gossip -latency) at 64 subnets 0.326 against 0.347 s of CPU
-// per 1,000 messages; the 1% cases are the same either way.
+// acceptOutsideShare is the largest share of the call the open ranges may hold
+// for acceptOutside to run. At 1% invalid they hold about an eighth of a call;
+// at 5%, most of it, and early answers no longer pay.
 const acceptOutsideShare = 0.25
 
 // search runs locateAll's levels over the failing ranges until none is left,

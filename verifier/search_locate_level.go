@@ -196,10 +196,8 @@ func (c *call) halve(p plainRange, spec bool) ([2]plainRange, int) {
 }
 
 // jointMax is the largest range whose halves jointNames tries to name
-// together: its table and walk cost a multiplication in GT per set (about
-// 4-6 µs with the table's insertion or lookup), against about 1.3 ms for
-// the left half's weighted value (a multi-scalar multiplication and a
-// pairing), and fail when a half holds several invalid sets.
+// together. Its walk costs a GT multiplication per set, against a multi-scalar
+// multiplication and a pairing.
 const jointMax = 128
 
 // jointNames names, when it can, one suspect in each half of p, both

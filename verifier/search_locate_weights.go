@@ -25,10 +25,9 @@ func (c *call) plainWeighted(p *plainRange, lo, hi int) curve.GT {
 	return c.valueSerial(c.weighted(lo, hi, w, nbits))
 }
 
-// weightRoundsMin: ranges of at least this many sets get their weighted sums
-// from two pair rounds over the weights' base-13 digits (about 2*0.8 µs a
-// point) rather than a multi-scalar multiplication (several µs a point in
-// G2 for 9- to 12-bit weights).
+// weightRoundsMin: ranges at least this large get their weighted sums from two
+// pair rounds. Below it a multi-scalar multiplication of the small weights
+// costs less.
 const weightRoundsMin = 256
 
 // weightRounds is the number of base-13 digits weightedByRounds takes of a

@@ -2,38 +2,27 @@ package verifier
 
 import "math"
 
-// digitBase is the base of the fused rounds' digits: the least prime factor
-// of G2's cofactor. A point outside G2 has a component whose order is such a
-// prime, so a round of uniform digits in [0, digitBase) keeps it out of the
-// sum's subgroup part with probability at least 12/13 (see the package doc's
-// Soundness).
+// digitBase is the least prime factor of G2's cofactor, the base of the fused
+// rounds' digits. A round of uniform digits catches a point outside G2 with
+// probability at least 12/13.
 const digitBase = 13
 
 // sharedChecksMax bounds the checks of one call that share its scalars and
-// may accept a set (see the package doc's Soundness): each accepts a range
-// holding an invalid set with probability at most 13^-R (2^-(bits+9) for
-// fresh scalars), so a call accepts one with probability at most
-// sharedChecksMax times that. Past it, the call checks sets one by one. 512
-// is more than a call of 2,048 sets with 5% invalid uses.
+// may accept a set. Each errs with probability at most 13^-R, so a call errs
+// with at most sharedChecksMax times that; past it, sets are checked alone.
 const (
 	sharedChecksMax = 1 << marginBits
 	marginBits      = 9
 )
 
-// A fused call starts on firstRounds rounds, which bound its first
-// firstChecks shared checks: those of a passing call (the rounds' and the
-// whole call's) and of a failing one that the locate step settles (its
-// final check and the early acceptance). A call that needs more (its rounds
-// fail, or it goes on to bisection) first draws the margin rounds up to
-// roundsFor, whose scalars bound sharedChecksMax more checks. Both together
-// err with probability at most firstChecks*13^-R0 + sharedChecksMax*13^-R
-// <= 2^-bits (see the package doc's Soundness).
+// A fused call starts on firstRounds rounds, enough for firstChecks shared
+// checks: all a passing call makes, or a failing one the locate step
+// settles. A call needing more first draws the margin rounds up to roundsFor,
+// for sharedChecksMax more checks. The two bounds add up to at most 2^-bits.
 //
-// A call over many roots (manyRootsCall) starts on more rounds, which
-// bound 2^chunkFirstChecksBits first checks: its failing whole check's
-// chunk search (locateChunks) checks ranges of chunks under the first
-// rounds' scalars, up to two per chunk, and a range check that errs would
-// keep the search from the invalid sets it holds.
+// A call over many roots (manyRootsCall) starts on rounds for
+// 2^chunkFirstChecksBits first checks. Its chunk search checks up to two
+// ranges per chunk under the first scalars, and each could err.
 const (
 	firstChecks          = 1 << firstChecksBits
 	firstChecksBits      = 2
