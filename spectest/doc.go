@@ -23,9 +23,11 @@
 // <preset>/<fork>/<runner>/<handler>/<suite>/<case>/, for example
 // general/phase0/bls/verify/bls/verify_valid_case_2ea479adf8c40300/data.yaml
 // or mainnet/electra/ssz_static/Attestation/ssz_random/case_0/. [Discover]
-// lists the cases, [RunCase] runs one, and [Run] does both. A case that no
-// handler of this package understands is reported as skipped with the reason,
-// never silently passed; a malformed case is a failure, never a panic.
+// lists the cases, [RunCase] runs one, and [Run] does both. A case whose
+// runner or handler this package does not implement (a whole release holds
+// operations, fork_choice, sanity and many more) is reported as not covered
+// with the reason: never a failure, never counted as passed. A malformed case
+// of a handler it implements is a failure, never a panic.
 //
 // BLS handlers: verify, aggregate, aggregate_verify, fast_aggregate_verify,
 // eth_aggregate_pubkeys, eth_fast_aggregate_verify, sign, batch_verify,
@@ -55,7 +57,7 @@
 // anchor, as get_forkchoice_store makes it, or meta's finalized_checkpoint).
 // Each message is validated in order at current_time_ms + offset_ms (or at
 // its own current_time_ms, as the Gloas generators write it) and its verdict
-// compared with expected. Aggregates of the minimal preset are skipped: the
+// compared with expected. Aggregates of the minimal preset are not covered: the
 // pool's SignedAggregateAndProof is the mainnet preset's.
 //
 // ssz_static: for every registered container (see [SSZTypes]) a case's
