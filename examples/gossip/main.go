@@ -67,10 +67,11 @@
 // docs/bench/RESULTS.md on the medians (targets.go): "cheaper than Prysm",
 // "no client dominates" (which needs the budget rows of -budgets 0,5,50),
 // "close to the burst", "cheap failure path" and "all-subnets latency".
-// -report DIR writes DIR/latency.csv and a chart, DIR/latency.png.
+// -report DIR writes DIR/latency.csv and DIR/latency.json, from which
+// go run ./examples/cmd/benchcharts DIR draws the charts.
 // -budgets adds attpool at each latency budget of a list (rows
-// attpool/<budget>; -report then draws DIR/latency-budget.png, CPU against
-// p99 per load), -procs runs every load again at each GOMAXPROCS of a
+// attpool/<budget>; benchcharts then draws DIR/latency-budget.png, CPU
+// against p99 per load), -procs runs every load again at each GOMAXPROCS of a
 // list, and -profiles DIR writes a CPU profile of each run.
 //
 //	go run ./examples/gossip -latency -report docs/bench
