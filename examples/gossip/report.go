@@ -213,6 +213,9 @@ func (r *report) printTable(w io.Writer) {
 		row("per signature", "gossip", r.Messages, r.BaselineFaultsWallSeconds, fmt.Sprintf("%.1fx", r.FaultsSpeedup))
 	}
 	tw.Flush()
+	if r.BaselineWallSeconds > 0 {
+		fmt.Fprintf(w, "  speedup of the pool over each signature alone, clean load: %.1fx (reference: %s)\n", r.Speedup, referenceSpeedup)
+	}
 
 	fmt.Fprintf(w, "\nTopics (node on %d subnets; the topics arrive mixed)\n", r.Subnets)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
