@@ -1,23 +1,23 @@
 // Package spectest runs the Ethereum consensus-spec test vectors
 // (ethereum/consensus-spec-tests layout) against attpool's own packages:
-// the BLS handlers of the "bls" runner against package crypto, and the
+// the handlers of the "bls" runner against package crypto, the
 // "ssz_static" runner against the SSZ containers of packages ssz and
-// attestation.
+// attestation, and the gossip-validation cases of the "networking" runner
+// against package pool.
 //
 // Who should use it: attpool developers and CI, to show that crypto, ssz and
 // attestation agree with the specs byte for byte. Application code has no
 // reason to import it. Most people run it either as a Go test
 //
-//	CONSENSUS_SPEC_TESTS=/path/to/consensus-spec-tests/tests go test ./spectest/
+//	CONSENSUS_SPEC_TESTS=../consensus-spec-tests/tests go test ./spectest/
 //
-// (a relative path is taken from the repository root, so
-// CONSENSUS_SPEC_TESTS=../consensus-spec-tests/tests, a clone beside the
-// repository, works from every package; without the variable the vector
+// (a relative path is taken from the repository root, so this folder beside
+// the repository works from every package; without the variable the vector
 // test skips itself and says so, and a variable naming a folder that does
 // not exist, or a file, fails it), or as a command that prints per-handler
 // counts and fails when no case ran:
 //
-//	go run ./spectest/cmd/spectest /path/to/consensus-spec-tests/tests
+//	go run ./spectest/cmd/spectest ../consensus-spec-tests/tests
 //
 // The folder given is a "tests" folder laid out as
 // <preset>/<fork>/<runner>/<handler>/<suite>/<case>/, for example
