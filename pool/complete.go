@@ -10,6 +10,9 @@ import (
 type verdict struct {
 	j  *job
 	ok bool
+	// refused: the set was not verified, its isolated peer's lane had no
+	// room for it (Pool.taint): its message is answered Ignore.
+	refused bool
 }
 
 // completer turns verdicts into answers on a goroutine of its own, so that
@@ -89,6 +92,7 @@ func (p *Pool) recordVerdicts(vs []verdict) []*group {
 	for _, v := range vs {
 		g := v.j.g
 		g.ok[v.j.idx] = v.ok
+		g.refused = g.refused || v.refused
 		g.remaining--
 		p.releasePeerLocked(g.owner, 1)
 		if g.remaining == 0 && !g.dropped.Load() {
@@ -107,6 +111,9 @@ func (p *Pool) preliminary(groups []*group) []Result {
 	chain := make(map[[32]byte]Result)
 	for i, g := range groups {
 		pre[i] = g.t.signatures(g.ok)
+		if g.refused {
+			pre[i] = ignoref(ErrQueueFull, "isolated peer's lane full")
+		}
 		if pre[i].Verdict != Accept || !g.t.chainRules {
 			continue
 		}

@@ -253,8 +253,9 @@ const (
 // in which its attestations of that slot arrive), MaxPendingPerPeer (a
 // quarter of MaxPending, half a slot of every subnet's attestations at the
 // default: a backlog bound, far above what one peer forwards first while the
-// pool keeps up, as a node's mesh peers share the first deliveries, and four
-// flooding peers are needed to fill MaxPending) and, under BatchFixed,
+// pool keeps up, as a node's mesh peers share the first deliveries, and
+// three flooding peers fill what the peers' reserves leave: see the package
+// doc) and, under BatchFixed,
 // BatchDelay (FixedBatchDelay, Prysm's wait).
 //
 // The measurements quoted are those of docs/bench/RESULTS.md (2 vCPUs,

@@ -95,8 +95,15 @@
 // The sets count against
 // MaxPending until their message is answered, and a peer's messages (those
 // of its Peer; NoPeer's count as one peer's once a named peer's have come)
-// hold at most Config.MaxPendingPerPeer of them, so that one peer's flood
-// refuses no other peer's message. When every caller of a message has gone
+// hold at most Config.MaxPendingPerPeer of them. A quarter of MaxPending is
+// kept as the peers' reserves, split between Config.MaxPeers peers: a peer
+// whose messages hold no more than its reserve is never refused, and the
+// floods of any number of peers, up to MaxPeers, take only the other
+// places, so that no peer's flood refuses another peer's message. An
+// isolated peer's lane holds a few of its batches, and all the lanes
+// together a small share of MaxPending: what they have no room for is
+// answered at once (Ignore, ErrQueueFull) rather than held until its
+// callers' deadlines. When every caller of a message has gone
 // before its verdict (their contexts ended, as behind a gossip validator's
 // timeout), its sets still queued leave the queues and their places are
 // free at once; a set already in a batch is verified with it.

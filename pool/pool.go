@@ -55,6 +55,7 @@ type Pool struct {
 	// peer other than NoPeer came (pending.go).
 	peerPending map[Peer]int
 	peersNamed  bool
+	peerReserve int // peerReserveOf(cfg)
 	prunedSlot  uint64
 
 	closed    atomic.Bool
@@ -131,6 +132,7 @@ func newPool(cfg Config, node Node, v SignatureVerifier, own *verifier.Verifier)
 		// goroutines' work, and never takes their cores from them.
 		intakeDecodes: int64(max(1, runtime.GOMAXPROCS(0)/2)),
 	}
+	p.peerReserve = peerReserveOf(cfg)
 	p.roots = newRootCache(cfg.MaxRootCache, p.domains)
 	p.newTopics()
 	return p

@@ -114,7 +114,10 @@ func (b *batcher) drop(jobs []*job) int {
 		q.remove(j)
 		n++
 		lane := b.apart.byPeer[j.from] == q
-		if q != &b.fifo && !lane {
+		switch {
+		case lane:
+			b.apart.sets--
+		case q != &b.fifo:
 			b.queued-- // a root's queue
 		}
 		switch {

@@ -79,6 +79,9 @@ type group struct {
 	// when every caller went before the verdict (cancelled).
 	left    bool
 	dropped atomic.Bool
+	// refused is set (under the pool's mutex) when a set of the group was
+	// answered unverified (verdict.refused).
+	refused bool
 }
 
 // ValidateAttestation validates a SingleAttestation received on subnet
@@ -369,7 +372,7 @@ func (p *Pool) queueAttestation(g *group, from Peer, att *attestation.SingleAtte
 	pk, undecoded, res := p.attesterKey(g, from, att.AttesterIndex)
 	if pk == nil {
 		if res.Verdict == Reject { // an invalid signature, as if verified
-			p.batch.taint(from)
+			p.taint(from)
 		}
 		return res, false
 	}
@@ -450,8 +453,12 @@ func (p *Pool) enqueue(g *group, jobs ...*job) (Result, bool) {
 	}
 	g.reqs[0].g = g
 	p.mu.Unlock()
-	if !p.batch.add(jobs...) {
+	switch p.batch.admit(jobs...) {
+	case admitClosed:
 		p.answerClosed(g)
+		return Result{}, true
+	case admitLaneFull:
+		p.answerUnqueued(g, ignoref(ErrQueueFull, "isolated peer's lane full"))
 		return Result{}, true
 	}
 	if g.dropped.Load() { // its caller went while its sets were queued
@@ -462,7 +469,11 @@ func (p *Pool) enqueue(g *group, jobs ...*job) (Result, bool) {
 
 // answerClosed answers a group the batcher refused, closed meanwhile
 // (copies may have joined it), and gives back its places.
-func (p *Pool) answerClosed(g *group) {
+func (p *Pool) answerClosed(g *group) { p.answerUnqueued(g, ignore(ErrClosed)) }
+
+// answerUnqueued answers res to the callers of a group the batcher refused
+// (copies may have joined it), and gives back its places.
+func (p *Pool) answerUnqueued(g *group, res Result) {
 	p.pending.Add(-int64(len(g.jobs)))
 	p.mu.Lock()
 	p.releasePeerLocked(g.owner, len(g.jobs))
@@ -471,7 +482,7 @@ func (p *Pool) answerClosed(g *group) {
 	g.reqs = nil
 	p.mu.Unlock()
 	for _, r := range reqs {
-		r.resolve(ignore(ErrClosed))
+		r.resolve(res)
 	}
 }
 
