@@ -150,3 +150,25 @@ func (attMsg) signed(e *env, d *attestation.AttestationData, ci, pos uint64) att
 func (m attMsg) wait(ctx context.Context, p *Pool, from Peer) Result {
 	return <-m.submit(ctx, p, from)
 }
+
+// TestUnknownBlockCostsNoSignature: an attestation and an aggregate whose
+// block the node has not seen, each sent twice, are IGNOREd
+// (ErrBlockUnknown) without a signature verified.
+func TestUnknownBlockCostsNoSignature(t *testing.T) {
+	e := newEnv(t, 2, 32, 100)
+	e.setSlot(testSlot, 1000)
+	v := &costVerifier{}
+	p := e.pool(Config{SignatureVerifier: v})
+	d := e.data(testSlot)
+	d.BeaconBlockRoot = [32]byte{0xee, 0xee}
+	att, subnet := e.single(d, 0, 3)
+	sap := e.aggregate(d, 1, []uint64{0, 1, 2})
+	ctx := context.Background()
+	for i := range 2 {
+		wantResult(t, p.ValidateAttestation(ctx, "peer", att, subnet), Ignore, ErrBlockUnknown)
+		wantResult(t, p.ValidateAggregate(ctx, "peer", sap), Ignore, ErrBlockUnknown)
+		if n := v.checks.Load(); n != 0 {
+			t.Fatalf("send %d: %d signature sets verified for messages of an unknown block", i+1, n)
+		}
+	}
+}

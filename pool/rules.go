@@ -156,6 +156,9 @@ func (p *Pool) submitAttestation(r *request, from Peer, att *attestation.SingleA
 	if res, joined := p.checkSeen(g, r, from); joined || res.Err != nil {
 		return res, joined
 	}
+	if res, ok := p.checkBlockSeen(m.d); !ok {
+		return res, false
+	}
 	return p.queueAttestation(g, from, att)
 }
 

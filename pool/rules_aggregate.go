@@ -60,6 +60,9 @@ func (p *Pool) submitAggregate(r *request, from Peer, sap *attestation.SignedAgg
 	if res, ok := p.checkAggregator(m, sap.Message); !ok {
 		return res, false
 	}
+	if res, ok := p.checkBlockSeen(m.d); !ok {
+		return res, false
+	}
 	return p.queueAggregate(g, m, from, sap)
 }
 
