@@ -661,6 +661,9 @@ type searchStreamer interface {
 // soon as the verifier decides it, and taints the peers of invalid sets.
 func (p *Pool) verify(batch []*job, apart bool) {
 	start := time.Now()
+	if batch = p.resolveKeys(batch); len(batch) == 0 {
+		return
+	}
 	batch = p.decodeSignatures(batch)
 	sets := make([]verifier.Set, len(batch))
 	for i, j := range batch {
@@ -686,6 +689,7 @@ func (p *Pool) verify(batch []*job, apart bool) {
 		switch {
 		case !valid:
 			invalid++
+			j.g.failed.Store(true)
 			p.taint(j.from)
 		case apart:
 			p.batch.vouch(j.from)
@@ -756,6 +760,7 @@ func (p *Pool) decodeSignatures(batch []*job) []*job {
 			kept = append(kept, j)
 			continue
 		}
+		j.g.failed.Store(true)
 		p.taint(j.from)
 		p.done.report(verdict{j: j})
 	}

@@ -10,9 +10,11 @@ import (
 type verdict struct {
 	j  *job
 	ok bool
-	// refused: the set was not verified, its isolated peer's lane had no
-	// room for it (Pool.taint): its message is answered Ignore.
-	refused bool
+	// skip, when its Err is set, says the set was not verified (ok is
+	// true): its message's verdict is skip unless another of its sets is
+	// invalid (an isolated peer's lane had no room for it, Pool.taint; its
+	// key could not be had, Pool.resolveKeys).
+	skip Result
 }
 
 // completer turns verdicts into answers on a goroutine of its own, so that
@@ -92,7 +94,9 @@ func (p *Pool) recordVerdicts(vs []verdict) []*group {
 	for _, v := range vs {
 		g := v.j.g
 		g.ok[v.j.idx] = v.ok
-		g.refused = g.refused || v.refused
+		if v.skip.Err != nil && g.skip.Err == nil {
+			g.skip = v.skip
+		}
 		g.remaining--
 		p.releasePeerLocked(g.owner, 1)
 		if g.remaining == 0 && !g.dropped.Load() {
@@ -111,8 +115,8 @@ func (p *Pool) preliminary(groups []*group) []Result {
 	chain := make(map[[32]byte]Result)
 	for i, g := range groups {
 		pre[i] = g.t.signatures(g.ok)
-		if g.refused {
-			pre[i] = ignoref(ErrQueueFull, "isolated peer's lane full")
+		if pre[i].Verdict == Accept && g.skip.Err != nil {
+			pre[i] = g.skip
 		}
 		if pre[i].Verdict != Accept || !g.t.chainRules {
 			continue

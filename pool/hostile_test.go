@@ -2,13 +2,18 @@ package pool
 
 import (
 	"context"
+	"crypto/rand"
+	"errors"
 	"fmt"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
 
+	"github.com/prysmaticlabs/go-bitfield"
+
 	"github.com/attpool/attpool/attestation"
+	"github.com/attpool/attpool/crypto"
 	"github.com/attpool/attpool/verifier"
 )
 
@@ -171,4 +176,99 @@ func TestUnknownBlockCostsNoSignature(t *testing.T) {
 			t.Fatalf("send %d: %d signature sets verified for messages of an unknown block", i+1, n)
 		}
 	}
+}
+
+// countingKeys counts the public keys the pool looks up: the work of its
+// key sums, a lookup per term.
+type countingKeys struct {
+	PublicKeys
+	n atomic.Int64
+}
+
+func (k *countingKeys) PublicKey(index uint64) *crypto.PublicKey {
+	k.n.Add(1)
+	return k.PublicKeys.PublicKey(index)
+}
+
+// TestCraftedAggregatesCostNoKeySum: an isolated peer's crafted aggregates
+// (random participants, a selection proof that passes is_aggregator after a
+// few SHA-256 tries but is no signature) cost the intake and the lanes no
+// more key lookups each than 4 times an honest aggregate's (its
+// aggregator's key and a key sum from a recent sum of its committee, a few
+// bits apart); their verdicts are Reject or Ignore (ErrQueueFull).
+func TestCraftedAggregatesCostNoKeySum(t *testing.T) {
+	const size, crafted = 256, 64 // a mainnet-sized committee
+	e := newEnv(t, 2, size, 100)
+	e.setSlot(testSlot, 1000)
+	keys := &countingKeys{PublicKeys: e.node.Keys}
+	e.node.Keys = keys
+	p := e.pool(Config{SignatureVerifier: newTestVerifier(t)})
+	d := e.data(testSlot)
+	const ci = 1
+	committee, _ := e.comm.BeaconCommittee(d.Slot, ci)
+
+	// An honest aggregate's cost: its aggregator's key, and its sum from
+	// the last one of its committee.
+	near := bitfield.NewBitlist(size)
+	for i := range uint64(200) {
+		near.SetBitAt(i, true)
+	}
+	if pk, res := p.participantsKey(d.Slot, ci, committee, near); pk == nil {
+		t.Fatal(res)
+	}
+	near.SetBitAt(200, true)
+	near.SetBitAt(201, true)
+	before := keys.n.Load()
+	if pk, res := p.participantsKey(d.Slot, ci, committee, near); pk == nil {
+		t.Fatal(res)
+	}
+	honest := 1 + keys.n.Load() - before
+
+	ctx := context.Background()
+	bad := e.crafted(d, 0, 0, e.sign(0, [32]byte{0xba, 0xd}))
+	wantResult(t, bad.wait(ctx, p, "crafter"), Reject, ErrInvalidSignature)
+	point := e.sign(1, [32]byte{1})
+	var chans []<-chan Result
+	before = keys.n.Load()
+	for k := range crafted {
+		bits := bitfield.NewBitlist(size)
+		for i := range uint64(size) {
+			bits.SetBitAt(i, randBit())
+		}
+		bits.SetBitAt(0, true)
+		var proof [96]byte
+		for !isAggregator(size, proof) {
+			if _, err := rand.Read(proof[:]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		sap := &attestation.SignedAggregateAndProof{
+			Message: &attestation.AggregateAndProof{
+				AggregatorIndex: committee[k%size],
+				Aggregate:       &attestation.Attestation{AggregationBits: bits, Data: d, Signature: point, CommitteeBits: committeeBits(ci)},
+				SelectionProof:  proof,
+			},
+			Signature: point,
+		}
+		chans = append(chans, p.ValidateAggregateAsync(ctx, "crafter", sap))
+	}
+	for i, c := range chans {
+		if r := <-c; r.Verdict == Accept || (r.Verdict == Ignore && !errors.Is(r, ErrQueueFull)) {
+			t.Fatalf("crafted aggregate %d: %v", i, r)
+		}
+	}
+	per := float64(keys.n.Load()-before) / crafted
+	t.Logf("key lookups: %.1f a crafted aggregate, %d an honest one", per, honest)
+	if per > 4*float64(honest) {
+		t.Fatalf("a crafted aggregate of an isolated peer costs %.1f key lookups, an honest one %d", per, honest)
+	}
+}
+
+// randBit is a random bit from crypto/rand.
+func randBit() bool {
+	var b [1]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err)
+	}
+	return b[0]&1 == 1
 }

@@ -63,6 +63,34 @@ func (b *batcher) laneRoomLocked(jobs []*job, now time.Time) bool {
 // and answers at once the sets its lane had no room for.
 func (p *Pool) taint(from Peer) {
 	for _, j := range p.batch.taint(from) {
-		p.done.report(verdict{j: j, refused: true})
+		p.done.report(verdict{j: j, ok: true, skip: ignoref(ErrQueueFull, "isolated peer's lane full")})
 	}
+}
+
+// resolveKeys prepares a batch: a set whose message already has an invalid
+// set is answered unverified (its message's verdict is that set's Reject),
+// and the key left to the verify goroutines (job.key: the isolated peers'
+// goroutine, or another if an honest copy took the set out of its lane) is
+// computed now, within the lanes' share of a core; a key that cannot be
+// had answers its set with the verdict that says why. It returns the sets
+// still to verify.
+func (p *Pool) resolveKeys(batch []*job) []*job {
+	kept := batch[:0:0]
+	for _, j := range batch {
+		if j.g.failed.Load() {
+			p.done.report(verdict{j: j, ok: true})
+			continue
+		}
+		if j.key != nil {
+			pk, res := j.key()
+			j.key = nil
+			if pk == nil {
+				p.done.report(verdict{j: j, ok: true, skip: res})
+				continue
+			}
+			j.set.PublicKey = pk
+		}
+		kept = append(kept, j)
+	}
+	return kept
 }

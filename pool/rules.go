@@ -79,9 +79,12 @@ type group struct {
 	// when every caller went before the verdict (cancelled).
 	left    bool
 	dropped atomic.Bool
-	// refused is set (under the pool's mutex) when a set of the group was
-	// answered unverified (verdict.refused).
-	refused bool
+	// skip is the verdict of a set answered unverified (verdict.skip),
+	// guarded by the pool's mutex; failed is set once a set of the group is
+	// found invalid, so that the isolated peers' goroutine skips the others
+	// (Pool.resolveKeys).
+	skip   Result
+	failed atomic.Bool
 }
 
 // ValidateAttestation validates a SingleAttestation received on subnet
