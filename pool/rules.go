@@ -446,7 +446,7 @@ func (p *Pool) enqueue(g *group, jobs ...*job) (Result, bool) {
 		p.mu.Unlock()
 		return Result{}, true
 	}
-	if g.t.stored && !p.store.canStore(g.agg) {
+	if g.t.stored && !p.store.canStore(g.agg, max(1, len(g.attesters))) {
 		p.mu.Unlock()
 		return ignore(ErrPoolFull), false
 	}
