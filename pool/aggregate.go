@@ -60,6 +60,7 @@ type aggStore struct {
 	byRoot           map[[32]byte]*dataEntry
 	seq              uint64 // the next dataEntry.seq
 	evicted          int    // data entries evicted for room (storebound.go)
+	onEvict          func() // when not nil, called at each eviction
 }
 
 // setCommittee makes aggs the aggregates of committee in e (none: the

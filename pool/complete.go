@@ -215,6 +215,7 @@ func (p *Pool) storeSinglesLocked(c *commitment) {
 	}
 	for k, ok := range p.store.addSingles(c.singles) {
 		if !ok {
+			p.hit(boundStore)
 			g := c.groups[k]
 			p.attSeen.remove(g.key.epoch, g.key.index)
 			c.outs[c.at[k]].res = ignore(ErrPoolFull)
@@ -243,13 +244,14 @@ func (p *Pool) commitAggregateLocked(_ *commitment, g *group) Result {
 		return res
 	}
 	if !p.store.addAggregate(g.agg, g.data, g.bits, &g.point) {
+		p.hit(boundStore)
 		return ignore(ErrPoolFull)
 	}
 	bits := make(bitfield.Bitlist, len(g.bits))
 	copy(bits, g.bits)
 	if !p.aggSeen.add(g.agg, g.data.Slot, bits) {
 		p.metrics.dropped.Inc()
-		p.log.WithField("slot", g.data.Slot).Warn("seen-aggregate cache full; aggregate kept but not remembered")
+		p.hit(boundSeenAggregates) // logged once a slot (logBounds)
 	}
 	p.aggrSeen.add(g.key.epoch, g.key.index)
 	return accepted

@@ -153,6 +153,12 @@
 //	attpool_batch_seconds                      histogram: time to verify one batch
 //	attpool_isolated_sets_total                sets verified apart (peer isolation)
 //	attpool_dropped_total                      accepted messages a bound kept out
+//	attpool_bound_hits_total{bound}            bounds hit: max_pending, max_pending_per_peer,
+//	                                           isolated_lane, store, store_evicted,
+//	                                           max_seen_aggregates, max_validators
+//
+// The bounds hit are also logged, once a slot: one warning with the hits of
+// each bound since the last one, never a line per message.
 //
 // and gauges read at scrape time:
 //

@@ -63,6 +63,7 @@ func (b *batcher) laneRoomLocked(jobs []*job, now time.Time) bool {
 // and answers at once the sets its lane had no room for.
 func (p *Pool) taint(from Peer) {
 	for _, j := range p.batch.taint(from) {
+		p.hit(boundLane)
 		p.done.report(verdict{j: j, ok: true, skip: ignoref(ErrQueueFull, "isolated peer's lane full")})
 	}
 }

@@ -18,9 +18,11 @@ func (p *Pool) reserveLocked(from Peer, n int) bool {
 	}
 	held := p.peerPending[from]
 	if (from != NoPeer || p.peersNamed) && (held+n > p.cfg.MaxPendingPerPeer || !p.fairShare(held, n)) {
+		p.hit(boundPeer)
 		return false
 	}
 	if !p.reservePending(int64(n)) {
+		p.hit(boundPending)
 		return false
 	}
 	p.peerPending[from] = held + n

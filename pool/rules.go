@@ -290,6 +290,7 @@ func (p *Pool) checkAttester(m *intake, attester uint64) (pos int, res Result, o
 // index past Config.MaxValidators is IGNOREd (not a rule of the specs).
 func (p *Pool) checkValidatorBound(index uint64) (Result, bool) {
 	if index >= p.cfg.MaxValidators {
+		p.hit(boundValidators)
 		return ignoref(ErrPoolFull, "validator index %d past MaxValidators", index), false
 	}
 	return Result{}, true
@@ -365,6 +366,7 @@ func (p *Pool) checkAttestationSeenLocked(g *group) Result {
 // it shares its verdict.
 func (p *Pool) joinLocked(lead *group, r *request) (Result, bool) {
 	if p.followers >= p.cfg.MaxPending {
+		p.hit(boundPending)
 		return ignore(ErrQueueFull), false
 	}
 	p.followers++
@@ -448,6 +450,7 @@ func (p *Pool) enqueue(g *group, jobs ...*job) (Result, bool) {
 	}
 	if g.t.stored && !p.store.canStore(g.agg, max(1, len(g.attesters))) {
 		p.mu.Unlock()
+		p.hit(boundStore)
 		return ignore(ErrPoolFull), false
 	}
 	if !p.reserveLocked(g.owner, len(jobs)) {
@@ -464,6 +467,7 @@ func (p *Pool) enqueue(g *group, jobs ...*job) (Result, bool) {
 		p.answerClosed(g)
 		return Result{}, true
 	case admitLaneFull:
+		p.hit(boundLane)
 		p.answerUnqueued(g, ignoref(ErrQueueFull, "isolated peer's lane full"))
 		return Result{}, true
 	}

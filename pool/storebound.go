@@ -94,5 +94,8 @@ func (s *aggStore) evictLightest(keep *dataEntry, w int) bool {
 	}
 	delete(s.byRoot, e.root)
 	s.evicted++
+	if s.onEvict != nil {
+		s.onEvict()
+	}
 	return true
 }
