@@ -92,7 +92,10 @@ func (v *Verifier) VerifyStreamSearch(sets []Set, report func(i int, valid bool)
 // holding invalid signatures, such as those of a peer that recently sent
 // some: the invalid share of the recent calls, which decides how a failing
 // call searches for its invalid sets (when it is high, a failing call checks
-// every set alone), is kept apart for these calls. A caller that verifies a
+// every set alone), is kept apart for these calls, and their signing roots
+// never enter the cache of roots hashed to G2 (Config.HashCacheSize): they
+// use a root cached by the other calls, but one they miss is hashed for
+// the call alone. A caller that verifies a
 // suspect source's sets this way cannot make the failing calls of the
 // Verifier's other users, which trust their sources more, check every set
 // alone; and the suspect calls' searches follow the suspect calls' share.
@@ -226,6 +229,32 @@ func (h *hashCache) get(root [32]byte) (curve.G2Affine, *curve.Lines) {
 		return p, lines
 	}
 	return h.insert(root, *blspoint.Message(crypto.HashMessage(root[:])))
+}
+
+// peek is get for the calls of VerifySuspect: a root found is used as
+// get would (its lines if kept), but a root missed is hashed without being
+// inserted, and a root found makes no lines: a suspect source's roots,
+// which an attacker chooses, take none of the places that the trusted
+// calls' roots (the next slot's attestation data) need.
+func (h *hashCache) peek(root [32]byte) (curve.G2Affine, *curve.Lines) {
+	if h.size > 0 {
+		h.mu.RLock()
+		e, ok := h.cur[root]
+		if !ok {
+			e, ok = h.prev[root]
+		}
+		var p curve.G2Affine
+		var lines *curve.Lines
+		if ok {
+			p, lines = e.h, e.lines
+		}
+		h.mu.RUnlock()
+		if ok {
+			h.hits.Add(1)
+			return p, lines
+		}
+	}
+	return *blspoint.Message(crypto.HashMessage(root[:])), nil
 }
 
 // insert adds root's hash p after a miss and returns the entry's hash and

@@ -346,8 +346,12 @@ func (c *call) orderByRoot(ok []bool) {
 }
 
 func (c *call) hashRoots() {
+	get := c.v.hashes.get
+	if c.share == &c.v.suspect {
+		get = c.v.hashes.peek // VerifySuspect: the cache is the trusted calls'
+	}
 	c.each(len(c.groups), 1, func(g int) {
-		c.groups[g].h, c.groups[g].lines = c.v.hashes.get(c.groups[g].root)
+		c.groups[g].h, c.groups[g].lines = get(c.groups[g].root)
 	})
 }
 
