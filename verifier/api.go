@@ -86,7 +86,10 @@ func (v *Verifier) VerifyStreamSearch(sets []Set, report func(i int, valid bool)
 // holding invalid signatures, such as those of a peer that recently sent
 // some: the invalid share of the recent calls, which decides how a failing
 // call searches for its invalid sets (when it is high, a failing call checks
-// every set alone), is kept apart for these calls. A caller that verifies a
+// every set alone), is kept apart for these calls, and their signing roots
+// never enter the cache of roots hashed to G2 (Config.HashCacheSize): they
+// use a root cached by the other calls, but one they miss is hashed for
+// the call alone. A caller that verifies a
 // suspect source's sets this way cannot make the failing calls of the
 // Verifier's other users, which trust their sources more, check every set
 // alone; and the suspect calls' searches follow the suspect calls' share.

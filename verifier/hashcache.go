@@ -65,6 +65,32 @@ func (h *hashCache) get(root [32]byte) (curve.G2Affine, *curve.Lines) {
 	return h.insert(root, *blspoint.Message(crypto.HashMessage(root[:])))
 }
 
+// peek is get for the calls of VerifySuspect: a root found is used as
+// get would (its lines if kept), but a root missed is hashed without being
+// inserted, and a root found makes no lines: a suspect source's roots,
+// which an attacker chooses, take none of the places that the trusted
+// calls' roots (the next slot's attestation data) need.
+func (h *hashCache) peek(root [32]byte) (curve.G2Affine, *curve.Lines) {
+	if h.size > 0 {
+		h.mu.RLock()
+		e, ok := h.cur[root]
+		if !ok {
+			e, ok = h.prev[root]
+		}
+		var p curve.G2Affine
+		var lines *curve.Lines
+		if ok {
+			p, lines = e.h, e.lines
+		}
+		h.mu.RUnlock()
+		if ok {
+			h.hits.Add(1)
+			return p, lines
+		}
+	}
+	return *blspoint.Message(crypto.HashMessage(root[:])), nil
+}
+
 // insert adds root's hash p after a miss and returns the entry's hash and
 // lines. A call that missed root at the same time may have inserted it
 // first, perhaps with lines since: that entry is kept (replacing it would
@@ -114,8 +140,12 @@ func (h *hashCache) countLines(m map[[32]byte]*hashEntry) int {
 }
 
 func (c *call) hashRoots() {
+	get := c.v.hashes.get
+	if c.share == &c.v.suspect {
+		get = c.v.hashes.peek // VerifySuspect: the cache is the trusted calls'
+	}
 	c.each(len(c.groups), 1, func(g int) {
-		c.groups[g].h, c.groups[g].lines = c.v.hashes.get(c.groups[g].root)
+		c.groups[g].h, c.groups[g].lines = get(c.groups[g].root)
 	})
 }
 
