@@ -39,30 +39,17 @@ func newHashCache(size int) *hashCache {
 // get returns root's hash to G2 and, when kept, its lines (else nil).
 func (h *hashCache) get(root [32]byte) (curve.G2Affine, *curve.Lines) {
 	if h.size <= 0 {
-		return *blspoint.Message(crypto.HashMessage(root[:])), nil
+		return hashRoot(root), nil
 	}
-	h.mu.RLock()
-	e, ok := h.cur[root]
+	e, p, lines, wantLines, ok := h.lookup(root)
 	if !ok {
-		e, ok = h.prev[root]
+		return h.insert(root, hashRoot(root))
 	}
-	var p curve.G2Affine
-	var lines *curve.Lines
-	wantLines := false
-	if ok {
-		p, lines = e.h, e.lines
-		wantLines = lines == nil && h.lines < hashLinesMax
+	if wantLines {
+		lines = curve.NewLines(&p)
+		h.keepLines(root, e, lines)
 	}
-	h.mu.RUnlock()
-	if ok {
-		h.hits.Add(1)
-		if wantLines {
-			lines = curve.NewLines(&p)
-			h.keepLines(root, e, lines)
-		}
-		return p, lines
-	}
-	return h.insert(root, *blspoint.Message(crypto.HashMessage(root[:])))
+	return p, lines
 }
 
 // peek is get for the calls of VerifySuspect: a root found is used as
@@ -72,24 +59,35 @@ func (h *hashCache) get(root [32]byte) (curve.G2Affine, *curve.Lines) {
 // calls' roots (the next slot's attestation data) need.
 func (h *hashCache) peek(root [32]byte) (curve.G2Affine, *curve.Lines) {
 	if h.size > 0 {
-		h.mu.RLock()
-		e, ok := h.cur[root]
-		if !ok {
-			e, ok = h.prev[root]
-		}
-		var p curve.G2Affine
-		var lines *curve.Lines
-		if ok {
-			p, lines = e.h, e.lines
-		}
-		h.mu.RUnlock()
-		if ok {
-			h.hits.Add(1)
+		if _, p, lines, _, ok := h.lookup(root); ok {
 			return p, lines
 		}
 	}
-	return *blspoint.Message(crypto.HashMessage(root[:])), nil
+	return hashRoot(root), nil
 }
+
+// lookup finds root in either generation and counts the hit: its entry,
+// hash and lines, and whether lines should be made for it (it has none and
+// the cache keeps fewer than hashLinesMax).
+func (h *hashCache) lookup(root [32]byte) (e *hashEntry, p curve.G2Affine, lines *curve.Lines, wantLines, ok bool) {
+	h.mu.RLock()
+	e, ok = h.cur[root]
+	if !ok {
+		e, ok = h.prev[root]
+	}
+	if ok {
+		p, lines = e.h, e.lines
+		wantLines = lines == nil && h.lines < hashLinesMax
+	}
+	h.mu.RUnlock()
+	if ok {
+		h.hits.Add(1)
+	}
+	return e, p, lines, wantLines, ok
+}
+
+// hashRoot hashes root to G2.
+func hashRoot(root [32]byte) curve.G2Affine { return *blspoint.Message(crypto.HashMessage(root[:])) }
 
 // insert adds root's hash p after a miss and returns the entry's hash and
 // lines. A call that missed root at the same time may have inserted it
