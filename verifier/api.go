@@ -57,43 +57,40 @@ func (v *Verifier) Verify(sets []Set) []bool {
 	return v.verify(sets, &v.recent, nil, nil)
 }
 
-// VerifyStream is Verify that reports each verdict through report instead
-// of returning them: report(i, valid) is called exactly once for every index
-// of sets, never concurrently with itself, and all calls have returned when
-// VerifyStream does. A verdict is reported as soon as a check has decided
-// it, before the rest of the call is resolved (the sets of a passing half
-// or part of a failing call, the call less the ranges still searched), so a
-// caller can answer those sets early. report runs on the goroutine that
-// called VerifyStream, between the call's steps: a slow report delays the
-// call's own search (not other calls'). The verdicts are those Verify would
-// return.
+// VerifyStream is Verify that reports each verdict through report instead of
+// returning them. report(i, valid) is called exactly once for every index of
+// sets, never concurrently with itself. All calls have returned when
+// VerifyStream does.
+//
+// A verdict is reported as soon as a check has decided it, before the rest of
+// the call is resolved. So a caller can answer early the sets of a passing
+// part of a failing call. report runs on the calling goroutine, between the
+// call's steps: a slow report delays this call's search, not other calls'. The
+// verdicts are those Verify would return.
 func (v *Verifier) VerifyStream(sets []Set, report func(i int, valid bool)) {
 	v.VerifyStreamSearch(sets, report, nil)
 }
 
-// VerifyStreamSearch is VerifyStream that also calls searching (when not
-// nil), at most once and on the calling goroutine, as soon as the call's
-// check of its sets together has failed and it goes on to find the invalid
-// ones: from then on the call takes longer than a passing one, so a caller
-// that would queue more work behind it can hand that work to another
-// goroutine instead. A call that passes, or whose only invalid sets are
-// those that do not decode, never calls it.
+// VerifyStreamSearch is VerifyStream that also calls searching, when not nil,
+// at most once. It runs on the calling goroutine as soon as the check of all
+// sets together has failed. From then on the call takes longer than a passing
+// one, so a caller can hand the work it would queue behind it to another
+// goroutine. A call that passes, or whose only invalid sets do not decode,
+// never calls it.
 func (v *Verifier) VerifyStreamSearch(sets []Set, report func(i int, valid bool), searching func()) {
 	v.stream(sets, &v.recent, report, searching)
 }
 
-// VerifySuspect is VerifyStream for sets the caller already suspects of
-// holding invalid signatures, such as those of a peer that recently sent
-// some: the invalid share of the recent calls, which decides how a failing
-// call searches for its invalid sets (when it is high, a failing call checks
-// every set alone), is kept apart for these calls, and their signing roots
-// never enter the cache of roots hashed to G2 (Config.HashCacheSize): they
-// use a root cached by the other calls, but one they miss is hashed for
-// the call alone. A caller that verifies a
-// suspect source's sets this way cannot make the failing calls of the
-// Verifier's other users, which trust their sources more, check every set
-// alone; and the suspect calls' searches follow the suspect calls' share.
-// The verdicts are those Verify would return.
+// VerifySuspect is VerifyStream for sets the caller already suspects, such as
+// those of a peer that recently sent invalid signatures. These calls keep
+// their own recent invalid share, which decides how a failing call searches.
+// When that share is high, a failing call checks every set alone.
+//
+// Their signing roots never enter the cache of roots hashed to G2
+// (Config.HashCacheSize). They use a root the other calls cached, but a root
+// they miss is hashed for the call alone. So a suspect source cannot make the
+// other users' failing calls check every set alone, nor evict their roots. The
+// verdicts are those Verify would return.
 func (v *Verifier) VerifySuspect(sets []Set, report func(i int, valid bool)) {
 	v.stream(sets, &v.suspect, report, nil)
 }

@@ -8,14 +8,15 @@ import (
 	"github.com/attpool/attpool/internal/curve"
 )
 
-// fused runs the fused subgroup-and-blinding check of the design note over
-// every candidate: rounds of random digits c_kj in [0, 13); each round sum
-// H_j = sum_k c_kj s_k must be in G2; then r_k = sum_j c_kj 13^j blind the
-// pairing check, with S = sum_k r_k s_k = sum_j 13^j H_j by Horner's rule.
-// It runs on R0 rounds (firstRoundsN); when they fail, or later when the call
-// goes on to bisection (withMargin), the margin rounds up to R come first.
-// It reports false when a round sum is outside G2 and the descent to the
-// points outside does not pay: the caller falls back to checking each point.
+// fused runs the fused subgroup-and-blinding check over every candidate
+// (docs/DESIGN.md). Each round draws random digits c_kj in [0, 13), and its
+// sum H_j = sum_k c_kj s_k must be in G2. Then r_k = sum_j c_kj 13^j blind the
+// pairing check, and S = sum_j 13^j H_j by Horner's rule.
+//
+// It runs on R0 rounds (firstRoundsN). When they fail, or when the call goes
+// on to bisection, the margin rounds up to R come first. It reports false when
+// a round sum is outside G2 and the descent does not pay. The caller then
+// falls back to checking each point.
 func (c *call) fused(R0, R int) bool {
 	digits := drawDigits(len(c.cand), R0, true)
 	c.pks, c.pts = c.points()
@@ -54,15 +55,15 @@ type fusedRounds struct {
 }
 
 // withMargin draws the margin rounds of a call still on its first rounds,
-// before bisection's many shared checks: the scalars grow to R rounds' and
-// the whole call's sums and value are computed again under them (a call on
-// random scalars has its margin already; one whose first rounds are R
-// already has none to draw, and keeps its scalars and whole). It returns
-// the whole call's failing node, or false when the call needs no
-// bisection: the new check
-// passes (it accepts every set not yet decided), or, with probability at
-// most 13^-R0 for each point outside G2, a margin round sum is outside G2
-// (every undecided point is then checked alone: subgroup, then pairing).
+// before bisection's many shared checks. The scalars grow to R rounds', and
+// the whole call's sums and value are computed again under them. A call on
+// random scalars has its margin already; one whose first rounds are R has none
+// to draw.
+//
+// It returns the whole call's failing range, or false when the call needs no
+// bisection. That is when the new check passes and accepts every undecided
+// set. It is also when a margin round sum is outside G2, with probability at
+// most 13^-R0 per point outside: every undecided point is then checked alone.
 func (c *call) withMargin(whole blindedRange) (blindedRange, bool) {
 	f := c.first
 	if f == nil {

@@ -52,11 +52,10 @@ func (h *hashCache) get(root [32]byte) (curve.G2Affine, *curve.Lines) {
 	return p, lines
 }
 
-// peek is get for the calls of VerifySuspect: a root found is used as
-// get would (its lines if kept), but a root missed is hashed without being
-// inserted, and a root found makes no lines: a suspect source's roots,
-// which an attacker chooses, take none of the places that the trusted
-// calls' roots (the next slot's attestation data) need.
+// peek is get for the calls of VerifySuspect. A root found is used as get
+// would use it, but makes no lines; a root missed is hashed without being
+// inserted. So a suspect source's roots, which an attacker chooses, take no
+// place the trusted calls' roots need.
 func (h *hashCache) peek(root [32]byte) (curve.G2Affine, *curve.Lines) {
 	if h.size > 0 {
 		if _, p, lines, _, ok := h.lookup(root); ok {

@@ -152,13 +152,13 @@ func (c *call) acceptOutsideChunks(whole blindedRange, leaves []chunkRange) {
 }
 
 // failingChunks returns the single chunks whose own values fail, in order,
-// with their values, by halving the failing ranges of chunks level by level
-// from the whole call (value A): a left half's value is computed, the right
-// half's is its parent's over the left's, and a right chunk that fails so
-// gets its own value before it is searched. Each range check is one of the
-// call's shared checks (see docs/DESIGN.md, soundness: one that erred
-// would hide the invalid sets of its range from the search, and the final
-// check with them); ok is false when they are used up.
+// with their values. It halves the failing ranges of chunks level by level,
+// from the whole call's value A. A left half's value is computed, and the
+// right half's is its parent's over the left's. A right chunk that fails so
+// gets its own value before it is searched.
+//
+// Each range check is one of the call's shared checks: one that erred would
+// hide its range's invalid sets. ok is false when those checks are used up.
 func (c *call) failingChunks(A curve.GT) (leaves []chunkRange, ok bool) {
 	for frontier := []chunkRange{{0, len(c.chunks), A, true}}; len(frontier) > 0; {
 		var todo []chunkRange // ranges whose own value is computed

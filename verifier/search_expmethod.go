@@ -7,12 +7,11 @@ import (
 	"github.com/attpool/attpool/internal/curve"
 )
 
-// Exponentiation method limits: nodes of at most emMax sets may try it (the
-// weights lengthen the scalars by log2(s) bits and findPower takes about
-// 2 sqrt(s) multiplications: at 512, 9 bits and 46), and a failing node of
-// at most emSmall sets (karyPartSize: where a range of a call with a few
-// invalid sets starts to pass) whose sibling also failed is presumed to hold
-// a single invalid set.
+// Exponentiation method limits. Ranges of at most emMax sets may try it: the
+// weights lengthen the scalars by log2(s) bits, and findPower takes about 2
+// sqrt(s) multiplications. A failing range of at most emSmall sets whose
+// sibling also failed is presumed to hold one invalid set. emSmall is where
+// ranges of a call with few invalid sets start to pass.
 const (
 	emMax   = 512
 	emSmall = karyPartSize
@@ -63,11 +62,10 @@ func (c *call) expMethod(nodes []blindedRange) []bool {
 	return done
 }
 
-// judgeSuspect settles suspect k of a failing node by its one-set check
-// value V (valid exactly when V is one) and reports whether that resolves
-// the node: when V equals the node's value A, the node less k has value
-// A/V = 1, the check of the rest of the node (the pairing product of its
-// sums, by bilinearity), which accepts it.
+// judgeSuspect settles suspect k of a failing range by its one-set check value
+// V, valid exactly when V is one. It reports whether that resolves the range.
+// When V equals the range's value A, the rest of the range has value A/V = 1,
+// by bilinearity, and is accepted.
 func (c *call) judgeSuspect(nd *blindedRange, k int, V curve.GT) bool {
 	if V.IsOne() { // the suspect is valid: the weights were fooled
 		c.settle(c.cand[k], true)

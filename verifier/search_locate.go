@@ -219,13 +219,12 @@ func (c *call) search(whole blindedRange, frontier []plainRange, found []peel, b
 	return found
 }
 
-// acceptOutside accepts at once, while the search goes on, the sets outside
-// the ranges still searched when the call less those ranges and the invalid
-// sets found outside them checks under the call's secret scalars: its value
-// is whole.A / (prod_i d_i^(r_i) * U), with U the value of the ranges still
-// searched under the scalars: their sums by multi-scalar multiplication,
-// one per range in parallel, added up, and one pairing for them all (the
-// ranges are few, those holding several invalid sets).
+// acceptOutside accepts at once the sets outside the ranges still searched,
+// while the search goes on. It checks the call less those ranges and the
+// invalid sets found, under the call's secret scalars. That value is whole.A /
+// (prod_i d_i^(r_i) * U), U being the open ranges' value under the scalars. U
+// costs a multi-scalar multiplication per range, in parallel, and one pairing
+// for them all.
 func (c *call) acceptOutside(whole blindedRange, found []peel, open []plainRange) {
 	nodes := make([]blindedRange, len(open))
 	c.each(len(open), 1, func(x int) { nodes[x] = c.sums(open[x].lo, open[x].hi, nil, nil) })
