@@ -153,10 +153,10 @@ func (c *call) hashRoots() {
 // serve it alone.
 const searchLinesGroups = 8
 
-// searchLines makes the lines of the groups' hashes that have none, when a
-// call over at most searchLinesGroups roots begins a search: making them
-// costs about what computing them inside one Miller loop does, and the
-// search's checks each pair a key sum with the hash of their roots.
+// searchLines makes the missing lines of the groups' hashes when a call over
+// at most searchLinesGroups roots begins a search. Making them costs about as
+// much as one Miller loop spends on them. Each of the search's checks then
+// pairs a key sum with those hashes.
 func (c *call) searchLines() {
 	if len(c.groups) > searchLinesGroups {
 		return

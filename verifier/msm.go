@@ -23,12 +23,11 @@ func (c *call) part(g, lo, hi int) (a, b int) {
 	return max(lo, c.groups[g].lo), min(hi, c.groups[g].hi)
 }
 
-// groupSums returns the node of [lo, hi) with, for each group the range
-// meets, the key sum keySum(g, a, b) of its candidates [a, b); the groups
-// are spread over the workers when spread, with also (when not nil; only
-// with spread) as one more task beside them. The caller sets the signature
-// sum S. It is the one place a node's per-group key sums are laid out,
-// whatever their weights.
+// groupSums returns the range [lo, hi) with each group's key sum keySum(g, a,
+// b) over its candidates [a, b). When spread, the groups are spread over the
+// workers, with also as one more task beside them. The caller sets the
+// signature sum S. This is the one place a range's per-group key sums are laid
+// out, whatever their weights.
 func (c *call) groupSums(lo, hi int, spread bool, keySum func(g, a, b int) curve.G1, also func()) blindedRange {
 	nd := blindedRange{lo: lo, hi: hi, gLo: c.gOf[lo]}
 	nd.P = make([]curve.G1, c.gOf[hi-1]-nd.gLo+1)

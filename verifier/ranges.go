@@ -44,12 +44,12 @@ func (nd *blindedRange) add(p *blindedRange) {
 	}
 }
 
-// plainRange is a failing range of locateAll's search. A is its plain value
-// prod_k e(pk_k, H(m_k)) * e(-g1, s_k) (not one) and B, when hasB, its
-// value under the public weights w_k = k-base+1; both are taken after the
-// final exponentiation, with the terms of the invalid sets already found in
-// the range (peeled) divided out. named, when not 0, is the public weight of
-// the range's suspect, found with its halving (jointNames).
+// plainRange is a failing range of locateAll's search. A is its plain value,
+// prod_k e(pk_k, H(m_k)) * e(-g1, s_k), which is not one. B, when hasB, is its
+// value under the public weights w_k = k-base+1. Both are taken after the
+// final exponentiation, less the terms of the invalid sets already found in
+// the range (peeled). named, when not 0, is the public weight of the range's
+// suspect, found with its halving (jointNames).
 type plainRange struct {
 	lo, hi, base int
 	A, B         curve.GT

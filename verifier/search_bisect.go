@@ -29,11 +29,10 @@ type level struct {
 	alone []int          // candidates to check one by one
 }
 
-// expMethodChecks is the shared checks a node sent to the exponentiation
-// method reserves: the check of the node less its suspect (A/V_k) that
-// accepts it, and the two halves' checks for when it is split after all
-// (tryExpMethod hands an unresolved node to halveAll, which reserves no
-// more). The suspect's own check needs none: a one-set check cannot err.
+// expMethodChecks is the shared checks a range sent to the exponentiation
+// method reserves. One accepts the range less its suspect (A/V_k); two are its
+// halves', should it be split after all. The suspect's own check needs none: a
+// one-set check cannot err.
 const expMethodChecks = 1 + 2
 
 // sortLevel settles or sorts each failing node of a level.

@@ -18,13 +18,14 @@ const (
 	emRoot  = emMax // a whole call of at most this many candidates tries it
 )
 
-// expSuspect looks for the single invalid set of a failing node with one more
-// pairing (the exponentiation method of Law and Matt): with weights
-// w_k = 1..s on the node's sets, the weighted value B equals A^w_i when set
-// i alone is invalid (A is the node's value), found by trying A^j for
-// j = 1..s. It returns the candidate i, or ok false when no j matches (the
-// node holds two or more invalid sets and must be split). The match only
-// names a suspect: expMethod decides.
+// expSuspect looks for the single invalid set of a failing range with one more
+// pairing. This is the exponentiation method of Law and Matt, with weights w_k
+// = 1..s on the range's sets. When set i alone is invalid, the weighted value
+// B equals A^w_i, A being the range's value. Trying A^j for j = 1..s finds it.
+//
+// It returns the candidate i, or ok false when no j matches: the range holds
+// several invalid sets and must be split. The match only names a suspect;
+// expMethod decides it.
 func (c *call) expSuspect(nd blindedRange) (k int, ok bool) {
 	s := nd.size()
 	nbits := c.nbits + bits.Len(uint(s))

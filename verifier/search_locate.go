@@ -23,17 +23,14 @@ const (
 	locatePartsMin = 4
 )
 
-// locateBudget is the share of the cost of checking every candidate alone
-// that locateAll's search may spend before checking the sets of its failing
-// ranges one by one: its cost per invalid set is about four pairings, so it
-// pays up to about one invalid set in eight. Denser invalid sets show
-// sooner: when the recent share puts one in every locateDense sets the step
-// checks every set alone at once, and when the search's first
-// denseEvidenceLevels levels name no invalid set and its ranges are down to
-// denseRangeMax sets (every range holds several: one in sixteen or more) it
-// checks the sets of its ranges alone then. Larger ranges holding several
-// are no evidence: parts sized to the recent share hold several each when
-// the share rises.
+// locateBudget is the share of checking every candidate alone that
+// locateAll's search may spend before checking its failing ranges set by
+// set. At about four pairings per invalid set, it pays up to one in eight.
+//
+// Denser invalid sets show sooner. When the recent share puts one in every
+// locateDense sets, the step checks every set alone at once. When the first
+// denseEvidenceLevels levels name no invalid set and the ranges are down to
+// denseRangeMax sets, each holds several: their sets are checked alone.
 const (
 	locateBudget        = 0.5
 	locateDense         = 4

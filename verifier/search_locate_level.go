@@ -137,15 +137,15 @@ func (c *call) suspect(p plainRange) int {
 	return i
 }
 
-// halve returns p's halves with their plain and weighted values and the
-// number of checks it made: the left half's plain value is computed (less
-// the peeled terms in it), the right half's by division. The left half's
-// weighted value costs a check only when neither half passes and the
-// weights do not name one suspect in each (jointNames); a passing half is
-// taken as clean, its weighted value one and the other half's the range's
-// (guesses that only steer the search; the secret check at the end
-// decides). With spec, a large range's left weighted value is computed in
-// parallel with its plain value, and dropped when not needed.
+// halve returns p's halves with their plain and weighted values, and the
+// number of checks it made. The left half's plain value is computed, less its
+// peeled terms; the right half's comes by division.
+//
+// The left half's weighted value costs a check only when both halves fail and
+// jointNames does not name a suspect in each. A passing half is taken as
+// clean: these guesses only steer the search, and the secret check at the end
+// decides. With spec, a large range's left weighted value is computed beside
+// its plain value, and dropped when not needed.
 func (c *call) halve(p plainRange, spec bool) ([2]plainRange, int) {
 	mid := p.lo + p.size()/2
 	l := plainRange{lo: p.lo, hi: mid, base: p.base, hasB: true}

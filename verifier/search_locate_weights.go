@@ -39,13 +39,14 @@ const (
 	weightRoundsMax = digitBase * digitBase * digitBase * digitBase
 )
 
-// weightedByRounds returns the node of [lo, hi) with sums under the public
-// weights w_k = k-base+1 (below 13^4): the weights' base-13 digits w = d0 +
-// 13 d1 + 169 d2 + 2197 d3 go through two pair rounds, H_j = sum_k d_jk P_k,
-// and S = ((13 H3 + H2) 13 + H1) 13 + H0 by Horner's rule, in G2 and in G1
-// per group. The candidates are never nil nor infinity and the digits are
-// below 13, so the rounds return no error; if one did, the weighted value
-// would be wrong, which only steers the search and decides nothing.
+// weightedByRounds returns the range [lo, hi) with sums under the public
+// weights w_k = k-base+1, below 13^4. The weights' base-13 digits go through
+// two pair rounds, H_j = sum_k d_jk P_k, in G2 and per group in G1. Horner's
+// rule then gives S = ((13 H3 + H2) 13 + H1) 13 + H0.
+//
+// The candidates are never nil nor infinity and the digits are below 13, so
+// the rounds return no error. Were one to fail, the weighted value would only
+// misdirect the search; it decides nothing.
 func (c *call) weightedByRounds(base, lo, hi int) blindedRange {
 	d := weightDigits(base, lo, hi)
 	sc := c.v.scratch.Get().(*curve.PairRoundScratch)
