@@ -275,7 +275,7 @@ func (s *aggStore) addAggregate(k aggKey, data *attestation.AttestationData, bit
 		return true
 	}
 	if len(aggs) >= aggregatesPerCommittee {
-		s.setCommittee(e, k.committee, replaceSmallest(aggs, bits, sig))
+		s.setCommittee(e, k.committee, replaceMostCovered(aggs, bits, sig))
 		return true
 	}
 	if !s.roomFor(e, w) {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/prysmaticlabs/go-bitfield"
@@ -151,4 +152,53 @@ func TestCraftedSourcesKeepHonestData(t *testing.T) {
 		}
 	}
 	t.Logf("%d crafted data, %d evicted; the store holds %d data", next, store.evicted, len(store.byRoot))
+}
+
+// TestFullCommitteeKeepsIncludableAttesters fills a committee's aggregates
+// and offers one more: the one left out is the one whose attesters the
+// others cover, not merely the smallest, so that no attester a block could
+// include is lost.
+func TestFullCommitteeKeepsIncludableAttesters(t *testing.T) {
+	const size = 32
+	span := func(lo, hi int) bitfield.Bitlist {
+		b := bitfield.NewBitlist(size)
+		for i := lo; i <= hi; i++ {
+			b.SetBitAt(uint64(i), true)
+		}
+		return b
+	}
+	sig := storeSig(t)
+	aggs := []*aggregate{
+		newAggregate(span(0, 7), sig),   // 0 is its own
+		newAggregate(span(4, 11), sig),  // covered by the others and the new one
+		newAggregate(span(8, 15), sig),  // 15 is its own
+		newAggregate(span(20, 22), sig), // smallest, all its own
+	}
+	if len(aggs) != aggregatesPerCommittee {
+		t.Fatalf("the test fills %d aggregates; a committee keeps %d", len(aggs), aggregatesPerCommittee)
+	}
+	fresh := span(1, 14)
+	want := union(append(slices.Clone(aggs), newAggregate(fresh, sig)))
+	got := replaceMostCovered(aggs, fresh, sig)
+	if len(got) != aggregatesPerCommittee {
+		t.Fatalf("kept %d aggregates, want %d", len(got), aggregatesPerCommittee)
+	}
+	if u := union(got); u.Count() != want.Count() {
+		t.Errorf("kept aggregates cover %d attesters, want all %d", u.Count(), want.Count())
+	}
+	// A new aggregate the kept ones cover is accepted without being kept.
+	if again := replaceMostCovered(got, span(2, 5), sig); !slices.Equal(again, got) {
+		t.Error("an aggregate covered by the kept ones replaced one of them")
+	}
+}
+
+// union is the attesters of any of aggs.
+func union(aggs []*aggregate) bitfield.Bitlist {
+	u := bitfield.NewBitlist(aggs[0].bits.Len())
+	for _, a := range aggs {
+		for _, i := range a.bits.BitIndices() {
+			u.SetBitAt(uint64(i), true)
+		}
+	}
+	return u
 }

@@ -1,6 +1,9 @@
 package pool
 
 import (
+	"math/bits"
+	"slices"
+
 	"github.com/prysmaticlabs/go-bitfield"
 
 	"github.com/attpool/attpool/crypto"
@@ -18,10 +21,11 @@ import (
 // its attesters come, and no message evicts data with more attesters than
 // its own (it is then answered Ignore, ErrPoolFull). And each committee of a data keeps at
 // most aggregatesPerCommittee aggregates that overlap (a block includes one
-// of them per attestation): an overlapping aggregate beyond them replaces
-// the smallest if it has more attesters, and is accepted without being kept
-// otherwise, so that a slot's honest aggregates, about
-// TargetAggregatorsPerCommittee a committee, fit MaxAggregates.
+// of them per attestation): with an overlapping aggregate beyond them, the
+// one of them and it whose attesters the others cover most is left out (the
+// new one is then accepted without being kept), so that a slot's honest
+// aggregates, about TargetAggregatorsPerCommittee a committee, fit
+// MaxAggregates, and few attesters a block may include are lost.
 
 // aggregatesPerCommittee is the most overlapping aggregates kept for one
 // committee and data: a quarter of the TARGET_AGGREGATORS_PER_COMMITTEE
@@ -29,22 +33,43 @@ import (
 // committee of the two epochs kept) holds two data a committee (a fork).
 const aggregatesPerCommittee = TargetAggregatorsPerCommittee / 4
 
-// replaceSmallest is aggs, a committee's full list, with the aggregate of
-// the fewest attesters replaced by a new one of bits and sig if that has
-// more; aggs as it was otherwise.
-func replaceSmallest(aggs []*aggregate, bits bitfield.Bitlist, sig *crypto.Signature) []*aggregate {
-	low := 0
-	for i, a := range aggs {
-		if a.participants() < aggs[low].participants() {
-			low = i
+// replaceMostCovered is aggs, a committee's full list, with one aggregate
+// left out of it and the new one of bits and sig: the one whose attesters
+// the others cover the most of (fewest attesters of its own, then fewest
+// attesters), so that the attesters a block may include are kept. It is
+// aggs as it was when that is the new one.
+func replaceMostCovered(aggs []*aggregate, bits bitfield.Bitlist, sig *crypto.Signature) []*aggregate {
+	cands := append(slices.Clip(aggs), &aggregate{bits: bits})
+	drop, dropOwn := -1, 0
+	for i, c := range cands {
+		own := ownAttesters(cands, i)
+		if drop < 0 || own < dropOwn || (own == dropOwn && c.participants() < cands[drop].participants()) {
+			drop, dropOwn = i, own
 		}
 	}
-	if aggs[low].participants() >= int(bits.Count()) {
+	if drop == len(aggs) {
 		return aggs
 	}
-	out := append([]*aggregate(nil), aggs...)
-	out[low] = newAggregate(bits, sig)
+	out := slices.Clone(aggs)
+	out[drop] = newAggregate(bits, sig)
 	return out
+}
+
+// ownAttesters is the number of attesters of cands[i] in no other of cands
+// (bitlists of one length, at least two of them).
+func ownAttesters(cands []*aggregate, i int) int {
+	n := 0
+	for k, b := range cands[i].bits {
+		others := byte(0)
+		for j, c := range cands {
+			if j != i && k < len(c.bits) {
+				others |= c.bits[k]
+			}
+		}
+		// The length bit, set in every bitlist of the length, is in others.
+		n += bits.OnesCount8(b &^ others)
+	}
+	return n
 }
 
 // roomFor makes room for one more aggregate of e's data, which brings w
