@@ -9,7 +9,7 @@ import (
 // (BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_).
 func Sign(sk *SecretKey, msg []byte) *Signature {
 	s := new(Signature)
-	*s.point().Blst() = *new(blst.P2Affine).Sign(&sk.s, msg, []byte(dst))
+	*(*curve.G2Affine)(s).Blst() = *new(blst.P2Affine).Sign(&sk.s, msg, []byte(dst))
 	return s
 }
 
@@ -89,8 +89,8 @@ func AggregateSignatures(sigs []*Signature) (*Signature, error) {
 		pts[i] = s.point()
 	}
 	sum := curve.SumG2(pts)
-	sig := Signature(sum.Affine())
-	return &sig, nil
+	a := sum.Affine()
+	return (*Signature)(&a), nil
 }
 
 // AggregatePublicKeys returns the sum of the keys: the key that verifies
@@ -104,8 +104,8 @@ func AggregatePublicKeys(pks []*PublicKey) (*PublicKey, error) {
 	if sum.IsInfinity() {
 		return nil, wrapf(ErrInfinity, "aggregating public keys")
 	}
-	pk := PublicKey(sum.Affine())
-	return &pk, nil
+	a := sum.Affine()
+	return (*PublicKey)(&a), nil
 }
 
 func sumKeys(pks []*PublicKey) (curve.G1, error) {

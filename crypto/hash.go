@@ -11,15 +11,15 @@ type HashedMessage curve.G2Affine
 
 // HashMessage hashes msg to G2 as [Sign] does.
 func HashMessage(msg []byte) *HashedMessage {
-	m := HashedMessage(curve.HashToG2(msg, []byte(dst)))
-	return &m
+	h := curve.HashToG2(msg, []byte(dst))
+	return (*HashedMessage)(&h)
 }
 
 // Sign returns sk's signature of the message m was hashed from: the
 // signature [Sign] returns for it.
 func (m *HashedMessage) Sign(sk *SecretKey) *Signature {
-	s := Signature((*curve.G2Affine)(m).MulSecret(&sk.s))
-	return &s
+	a := (*curve.G2Affine)(m).MulSecret(&sk.s)
+	return (*Signature)(&a)
 }
 
 // HashToCurveG2 returns hash_to_curve(msg) in G2 under any domain

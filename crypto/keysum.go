@@ -35,8 +35,8 @@ func (s *KeySum) PublicKey() (*PublicKey, error) {
 	if s.p.IsInfinity() {
 		return nil, wrapf(ErrInfinity, "sum of public keys")
 	}
-	pk := PublicKey(s.p.Affine())
-	return &pk, nil
+	a := s.p.Affine()
+	return (*PublicKey)(&a), nil
 }
 
 // sumKeysOrNone is sumKeys where no keys sum to the identity.
