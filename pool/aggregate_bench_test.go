@@ -37,7 +37,7 @@ func loadAggregates(b *testing.B) {
 
 // BenchmarkAggregateSlot submits the SignedAggregateAndProof of a mainnet
 // slot (64 committees of 512, about 1,000 aggregators, each seeing 85-100%
-// of its committee) from 64 goroutines through ValidateAggregateAsync and
+// of its committee) from 64 goroutines through validateAggregateAsync and
 // waits for every verdict, against the same load verified as Prysm and
 // Lighthouse do (per aggregate: the participants' key summed, its three sets
 // in one distinct-message batch, each alone if it fails; 64 goroutines).

@@ -60,7 +60,7 @@ func TestCloseAnswersPeerFoundOut(t *testing.T) {
 		release := holdNext(t, gv)
 		bad := *msgs[0].att
 		bad.Signature = e.sign(bad.AttesterIndex, [32]byte{0xbe, 0xef})
-		chans := map[string]<-chan Result{"invalid": p.ValidateAttestationAsync(ctx, "x", &bad, msgs[0].subnet)}
+		chans := map[string]<-chan Result{"invalid": p.validateAttestationAsync(ctx, "x", &bad, msgs[0].subnet)}
 		<-gv.in // the primary verifies the invalid signature, held
 		for i, m := range msgs[1:10] {
 			from := Peer("x")
@@ -147,9 +147,9 @@ func TestCloseRacesIsolation(t *testing.T) {
 					}
 					var c <-chan Result
 					if m.sap != nil {
-						c = p.ValidateAggregateAsync(context.Background(), from, m.sap)
+						c = p.validateAggregateAsync(context.Background(), from, m.sap)
 					} else {
-						c = p.ValidateAttestationAsync(context.Background(), from, m.att, m.subnet)
+						c = p.validateAttestationAsync(context.Background(), from, m.att, m.subnet)
 					}
 					mu.Lock()
 					subs = append(subs, sub{m, c})

@@ -91,8 +91,8 @@ func TestStreamedVerdicts(t *testing.T) {
 		good, subnet := e.single(d, 0, 0)
 		bad, _ := e.single(d, 0, 1)
 		bad.Signature = e.sign(bad.AttesterIndex, [32]byte{7})
-		badc := p.ValidateAttestationAsync(ctx, NoPeer, bad, subnet)
-		goodc := p.ValidateAttestationAsync(ctx, NoPeer, good, subnet)
+		badc := p.validateAttestationAsync(ctx, NoPeer, bad, subnet)
+		goodc := p.validateAttestationAsync(ctx, NoPeer, good, subnet)
 		<-s.searched
 		wantResult(t, <-goodc, Accept, nil) // while the search goes on
 		select {
@@ -104,7 +104,7 @@ func TestStreamedVerdicts(t *testing.T) {
 		var later []<-chan Result
 		for pos := uint64(2); pos < 4; pos++ {
 			att, subnet := e.single(d, 0, pos)
-			later = append(later, p.ValidateAttestationAsync(ctx, NoPeer, att, subnet))
+			later = append(later, p.validateAttestationAsync(ctx, NoPeer, att, subnet))
 		}
 		for _, c := range later {
 			wantResult(t, <-c, Accept, nil)
@@ -158,7 +158,7 @@ func TestBackupTakesOver(t *testing.T) {
 				ctx := context.Background()
 				bad, subnet := e.single(d, 0, 1)
 				bad.Signature = e.sign(bad.AttesterIndex, [32]byte{7})
-				badc := p.ValidateAttestationAsync(ctx, NoPeer, bad, subnet)
+				badc := p.validateAttestationAsync(ctx, NoPeer, bad, subnet)
 				<-s.searched
 				start := time.Now()
 				for pos := uint64(2); pos < 4; pos++ {
@@ -211,14 +211,14 @@ func TestSearchSuspects(t *testing.T) {
 		p := e.pool(Config{VerifyWorkers: 1, SignatureVerifier: g})
 		ctx := context.Background()
 		warm, subnet := e.single(d, 0, 0)
-		warmc := p.ValidateAttestationAsync(ctx, NoPeer, warm, subnet)
+		warmc := p.validateAttestationAsync(ctx, NoPeer, warm, subnet)
 		synctest.Wait()
 		bad, subnet := e.single(d, 0, 1)
 		bad.Signature = e.sign(bad.AttesterIndex, [32]byte{7})
-		cs := []<-chan Result{p.ValidateAttestationAsync(ctx, "attacker", bad, subnet)}
+		cs := []<-chan Result{p.validateAttestationAsync(ctx, "attacker", bad, subnet)}
 		for pos, from := range []Peer{"honest", NoPeer} {
 			att, subnet := e.single(d, 0, uint64(pos+2))
-			cs = append(cs, p.ValidateAttestationAsync(ctx, from, att, subnet))
+			cs = append(cs, p.validateAttestationAsync(ctx, from, att, subnet))
 		}
 		synctest.Wait()
 		close(g.gate)
@@ -265,11 +265,11 @@ func TestUndecodableSignatureInBatch(t *testing.T) {
 		var goods []<-chan Result
 		for pos := uint64(0); pos < 3; pos++ {
 			att, subnet := e.single(d, 0, pos)
-			goods = append(goods, p.ValidateAttestationAsync(ctx, NoPeer, att, subnet))
+			goods = append(goods, p.validateAttestationAsync(ctx, NoPeer, att, subnet))
 		}
 		bad, subnet := e.single(d, 0, 3)
 		bad.Signature = [96]byte{1}
-		badc := p.ValidateAttestationAsync(ctx, "peer", bad, subnet)
+		badc := p.validateAttestationAsync(ctx, "peer", bad, subnet)
 		wantResult(t, <-badc, Reject, ErrInvalidSignature)
 		for _, c := range goods {
 			wantResult(t, <-c, Accept, nil)

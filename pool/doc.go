@@ -11,13 +11,12 @@
 // tests and simulations, and simulates whole slots of traffic. New starts a
 // pool (its goroutines), Close stops it. Each gossip topic has one entry
 // point, which takes the Peer that forwarded the message (NoPeer for one the
-// node made itself), and its Async form, which returns at once:
+// node made itself) and blocks until the verdict:
 //
 //	p, err := pool.New(pool.Config{Logger: log, Registerer: reg}, node)
 //	...
 //	res := p.ValidateAttestation(ctx, from, att, subnet) // blocks until the verdict
-//	ch := p.ValidateAggregateAsync(ctx, from, sap)       // or not
-//	atts := p.AttestationsForBlock(slot)
+//	atts := p.AttestationsForBlock(slot, pool.BlockFilter{})
 //
 // # Verdicts
 //
@@ -202,15 +201,14 @@
 // MAX_ATTESTATIONS_ELECTRA of them to include the most attesters not yet on
 // chain, exactly: the best set of each committee's aggregates for the
 // attestations a data gets, and the best split of the block between data;
-// GloasAttestationsForBlock gives the same choice as the Gloas containers
+// for a Gloas slot it gives the same choice as the Gloas containers
 // (EIP-7688), which a block of a Gloas slot holds. Each slot the pool drops
 // everything older than the previous epoch.
 //
 // An accepted payload attestation is merged at once into the aggregate of
 // its PayloadAttestationData: its bits at every position of its validator
 // in the slot's PTC, its signature point, decoded once, added once per
-// position. PayloadAttestationsForBlock (MinimalPayloadAttestationsForBlock
-// for the minimal preset) gives the next block's, at most
+// position. PayloadAttestationsForBlock gives the next block's, at most
 // MAX_PAYLOAD_ATTESTATIONS, the most positions first; they are dropped once
 // the slot after theirs is over.
 package pool

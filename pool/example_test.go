@@ -65,7 +65,7 @@ func ExamplePool_AttestationsForBlock() {
 		}
 	}
 	net.SetSlot(41, 0)
-	atts := p.AttestationsForBlock(41)
+	atts := p.AttestationsForBlock(41, pool.BlockFilter{}).Electra
 	fmt.Println(accepted, len(atts), atts[0].AggregationBits.Count(), atts[0].CommitteeBits.Count())
 	// Output:
 	// 8 1 8 1

@@ -137,9 +137,9 @@ type faultMsg struct {
 
 func (m faultMsg) submit(ctx context.Context, p *Pool) <-chan Result {
 	if m.sap != nil {
-		return p.ValidateAggregateAsync(ctx, NoPeer, m.sap)
+		return p.validateAggregateAsync(ctx, NoPeer, m.sap)
 	}
-	return p.ValidateAttestationAsync(ctx, NoPeer, m.att, m.subnet)
+	return p.validateAttestationAsync(ctx, NoPeer, m.att, m.subnet)
 }
 
 // faultEnv returns an env of 2 committees of 16 with the clock in slot
@@ -451,7 +451,7 @@ func TestFaultBlockingIntake(t *testing.T) {
 		var ch <-chan Result
 		done := make(chan struct{})
 		go func() {
-			ch = p.ValidateAttestationAsync(ctx, NoPeer, att, subnet)
+			ch = p.validateAttestationAsync(ctx, NoPeer, att, subnet)
 			held = time.Since(start)
 			res = <-ch
 			close(done)

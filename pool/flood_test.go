@@ -62,9 +62,9 @@ type floodMsg struct {
 
 func (m *floodMsg) submit(ctx context.Context, p *Pool) <-chan Result {
 	if m.sap != nil {
-		return p.ValidateAggregateAsync(ctx, NoPeer, m.sap)
+		return p.validateAggregateAsync(ctx, NoPeer, m.sap)
 	}
-	return p.ValidateAttestationAsync(ctx, NoPeer, m.att, m.subnet)
+	return p.validateAttestationAsync(ctx, NoPeer, m.att, m.subnet)
 }
 
 // floodFixture is the signed material of every flood, built once.

@@ -35,7 +35,7 @@ func (e *env) attMsgs(slot uint64) []attMsg {
 }
 
 func (m attMsg) submit(ctx context.Context, p *Pool, from Peer) <-chan Result {
-	return p.ValidateAttestationAsync(ctx, from, m.att, m.subnet)
+	return p.validateAttestationAsync(ctx, from, m.att, m.subnet)
 }
 
 // isolate makes from an isolated peer: it forwards an invalid signature.
@@ -164,7 +164,7 @@ func TestCancelledMessageLeavesQueue(t *testing.T) {
 				// An aggregate's three sets leave together.
 				sap := e.aggregate(e.data(testSlot), 1, []uint64{0, 1})
 				actx, acancel := context.WithCancel(context.Background())
-				aggc := p.ValidateAggregateAsync(actx, "p9", sap)
+				aggc := p.validateAggregateAsync(actx, "p9", sap)
 				synctest.Wait()
 				if got, q := p.Stats().Pending, queuedSets(p); got != 8 || q != 7 {
 					t.Fatalf("%d sets pending, %d queued; want 8 and 7", got, q)

@@ -147,12 +147,9 @@ func (m *timed) submit(p *pool.Pool) pool.Result {
 	return p.ValidateAttestation(context.Background(), m.from, m.att, m.sub)
 }
 
-// submitAsync sends the message.
+// submitAsync sends the message from a goroutine of its own.
 func (m *timed) submitAsync(p *pool.Pool) <-chan pool.Result {
-	if m.agg != nil {
-		return p.ValidateAggregateAsync(context.Background(), m.from, m.agg.Msg)
-	}
-	return p.ValidateAttestationAsync(context.Background(), m.from, m.att, m.sub)
+	return pooltest.Async(func() pool.Result { return m.submit(p) })
 }
 
 // honestPeers is the number of honest peers the messages come from when

@@ -187,7 +187,7 @@ func mib(b uint64) string { return fmt.Sprintf("%.1fMiB", float64(b)/(1<<20)) }
 func runSlot(p *pool.Pool, net *pooltest.Network, slot uint64, invalid, withheld float64, aggregators, goroutines int, r *row) int {
 	// A proposer at the start of the slot packs the previous slots.
 	net.SetSlot(slot, 0)
-	r.blockAtts += len(p.AttestationsForBlock(slot))
+	r.blockAtts += p.AttestationsForBlock(slot, pool.BlockFilter{}).Len()
 
 	msgs := net.SlotMessages(slot, invalid, slot)
 	// The attestations of a share of the attesters come only in aggregates;
@@ -213,7 +213,7 @@ func runSlot(p *pool.Pool, net *pooltest.Network, slot uint64, invalid, withheld
 	saps := aggregates(net, slot, msgs, aggregators)
 	chans := make([]<-chan pool.Result, len(saps))
 	for i, sap := range saps {
-		chans[i] = p.ValidateAggregateAsync(context.Background(), pool.NoPeer, sap)
+		chans[i] = pooltest.Async(func() pool.Result { return p.ValidateAggregate(context.Background(), pool.NoPeer, sap) })
 	}
 	for i, c := range chans {
 		res := <-c
