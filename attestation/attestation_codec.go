@@ -179,6 +179,8 @@ func (c attestationCodec) hash(hh ssz.HashWalker) error {
 	return nil
 }
 
+//ssz:doc UnmarshalSSZ sets a to the value encoded in buf. On error a is unchanged.
+//ssz:doc SizeSSZ returns the size of the SSZ encoding of a; 0 for a nil a.
 func (a *Attestation) codec() attestationCodec {
 	if a == nil {
 		return attestationCodec{preset: mainnetAttestation}
@@ -186,6 +188,8 @@ func (a *Attestation) codec() attestationCodec {
 	return attestationCodec{mainnetAttestation, &a.AggregationBits, &a.Data, &a.Signature, (*[]byte)(&a.CommitteeBits)}
 }
 
+//ssz:doc UnmarshalSSZ sets a to the value encoded in buf. Besides the encoding's structure it checks that bits 4..7 of CommitteeBits, past the end of the Bitvector[4], are zero. On error a is unchanged.
+//ssz:doc SizeSSZ returns the size of the SSZ encoding of a; 0 for a nil a.
 func (a *MinimalAttestation) codec() attestationCodec {
 	if a == nil {
 		return attestationCodec{preset: minimalAttestation}
@@ -193,6 +197,10 @@ func (a *MinimalAttestation) codec() attestationCodec {
 	return attestationCodec{minimalAttestation, &a.AggregationBits, &a.Data, &a.Signature, (*[]byte)(&a.CommitteeBits)}
 }
 
+//ssz:doc MarshalSSZ returns the SSZ encoding of a, the same bytes as the Attestation with its fields.
+//ssz:doc UnmarshalSSZ sets a to the value encoded in buf, whose AggregationBits may be of any length. On error a is unchanged.
+//ssz:doc SizeSSZ returns the size of the SSZ encoding of a; 0 for a nil a.
+//ssz:doc HashTreeRoot returns the SSZ hash tree root of a, as a progressive container.
 func (a *GloasAttestation) codec() attestationCodec {
 	if a == nil {
 		return attestationCodec{preset: gloasAttestation}
@@ -200,6 +208,10 @@ func (a *GloasAttestation) codec() attestationCodec {
 	return attestationCodec{gloasAttestation, &a.AggregationBits, &a.Data, &a.Signature, (*[]byte)(&a.CommitteeBits)}
 }
 
+//ssz:doc MarshalSSZ returns the SSZ encoding of a, the same bytes as the MinimalAttestation with its fields.
+//ssz:doc UnmarshalSSZ sets a to the value encoded in buf, whose AggregationBits may be of any length; bits 4..7 of CommitteeBits must be zero. On error a is unchanged.
+//ssz:doc SizeSSZ returns the size of the SSZ encoding of a; 0 for a nil a.
+//ssz:doc HashTreeRoot returns the SSZ hash tree root of a, as a progressive container.
 func (a *MinimalGloasAttestation) codec() attestationCodec {
 	if a == nil {
 		return attestationCodec{preset: minimalGloasAttestation}
@@ -207,193 +219,11 @@ func (a *MinimalGloasAttestation) codec() attestationCodec {
 	return attestationCodec{minimalGloasAttestation, &a.AggregationBits, &a.Data, &a.Signature, (*[]byte)(&a.CommitteeBits)}
 }
 
+//ssz:doc UnmarshalSSZ sets a to the value encoded in buf. On error a is unchanged.
+//ssz:doc SizeSSZ returns the size of the SSZ encoding of a; 0 for a nil a.
 func (a *Phase0Attestation) codec() attestationCodec {
 	if a == nil {
 		return attestationCodec{preset: phase0Attestation}
 	}
 	return attestationCodec{phase0Attestation, &a.AggregationBits, &a.Data, &a.Signature, nil}
-}
-
-// MarshalSSZ returns the SSZ encoding of a.
-func (a *Attestation) MarshalSSZ() ([]byte, error) {
-	return ssz.MarshalSSZ(a)
-}
-
-// MarshalSSZTo appends the SSZ encoding of a to buf.
-func (a *Attestation) MarshalSSZTo(buf []byte) ([]byte, error) {
-	return a.codec().encode(buf)
-}
-
-// UnmarshalSSZ sets a to the value encoded in buf. On error a is unchanged.
-func (a *Attestation) UnmarshalSSZ(buf []byte) error {
-	return a.codec().decode(buf)
-}
-
-// SizeSSZ returns the size of the SSZ encoding of a; 0 for a nil a.
-func (a *Attestation) SizeSSZ() int {
-	return a.codec().size()
-}
-
-// HashTreeRoot returns the SSZ hash tree root of a.
-func (a *Attestation) HashTreeRoot() ([32]byte, error) {
-	return ssz.HashWithDefaultHasher(a)
-}
-
-// HashTreeRootWith hashes a with hh.
-func (a *Attestation) HashTreeRootWith(hh ssz.HashWalker) error {
-	return a.codec().hash(hh)
-}
-
-// GetTree returns the SSZ Merkle tree of a.
-func (a *Attestation) GetTree() (*ssz.Node, error) {
-	return ssz.ProofTree(a)
-}
-
-// MarshalSSZ returns the SSZ encoding of a.
-func (a *MinimalAttestation) MarshalSSZ() ([]byte, error) {
-	return ssz.MarshalSSZ(a)
-}
-
-// MarshalSSZTo appends the SSZ encoding of a to buf.
-func (a *MinimalAttestation) MarshalSSZTo(buf []byte) ([]byte, error) {
-	return a.codec().encode(buf)
-}
-
-// UnmarshalSSZ sets a to the value encoded in buf. Besides the encoding's
-// structure it checks that bits 4..7 of CommitteeBits, past the end of the
-// Bitvector[4], are zero. On error a is unchanged.
-func (a *MinimalAttestation) UnmarshalSSZ(buf []byte) error {
-	return a.codec().decode(buf)
-}
-
-// SizeSSZ returns the size of the SSZ encoding of a; 0 for a nil a.
-func (a *MinimalAttestation) SizeSSZ() int {
-	return a.codec().size()
-}
-
-// HashTreeRoot returns the SSZ hash tree root of a.
-func (a *MinimalAttestation) HashTreeRoot() ([32]byte, error) {
-	return ssz.HashWithDefaultHasher(a)
-}
-
-// HashTreeRootWith hashes a with hh.
-func (a *MinimalAttestation) HashTreeRootWith(hh ssz.HashWalker) error {
-	return a.codec().hash(hh)
-}
-
-// GetTree returns the SSZ Merkle tree of a.
-func (a *MinimalAttestation) GetTree() (*ssz.Node, error) {
-	return ssz.ProofTree(a)
-}
-
-// MarshalSSZ returns the SSZ encoding of a.
-func (a *Phase0Attestation) MarshalSSZ() ([]byte, error) {
-	return ssz.MarshalSSZ(a)
-}
-
-// MarshalSSZTo appends the SSZ encoding of a to buf.
-func (a *Phase0Attestation) MarshalSSZTo(buf []byte) ([]byte, error) {
-	return a.codec().encode(buf)
-}
-
-// UnmarshalSSZ sets a to the value encoded in buf. On error a is unchanged.
-func (a *Phase0Attestation) UnmarshalSSZ(buf []byte) error {
-	return a.codec().decode(buf)
-}
-
-// SizeSSZ returns the size of the SSZ encoding of a; 0 for a nil a.
-func (a *Phase0Attestation) SizeSSZ() int {
-	return a.codec().size()
-}
-
-// HashTreeRoot returns the SSZ hash tree root of a.
-func (a *Phase0Attestation) HashTreeRoot() ([32]byte, error) {
-	return ssz.HashWithDefaultHasher(a)
-}
-
-// HashTreeRootWith hashes a with hh.
-func (a *Phase0Attestation) HashTreeRootWith(hh ssz.HashWalker) error {
-	return a.codec().hash(hh)
-}
-
-// GetTree returns the SSZ Merkle tree of a.
-func (a *Phase0Attestation) GetTree() (*ssz.Node, error) {
-	return ssz.ProofTree(a)
-}
-
-// MarshalSSZ returns the SSZ encoding of a, the same bytes as the
-// Attestation with its fields.
-func (a *GloasAttestation) MarshalSSZ() ([]byte, error) {
-	return ssz.MarshalSSZ(a)
-}
-
-// MarshalSSZTo appends the SSZ encoding of a to buf.
-func (a *GloasAttestation) MarshalSSZTo(buf []byte) ([]byte, error) {
-	return a.codec().encode(buf)
-}
-
-// UnmarshalSSZ sets a to the value encoded in buf, whose AggregationBits
-// may be of any length. On error a is unchanged.
-func (a *GloasAttestation) UnmarshalSSZ(buf []byte) error {
-	return a.codec().decode(buf)
-}
-
-// SizeSSZ returns the size of the SSZ encoding of a; 0 for a nil a.
-func (a *GloasAttestation) SizeSSZ() int {
-	return a.codec().size()
-}
-
-// HashTreeRoot returns the SSZ hash tree root of a, as a progressive
-// container.
-func (a *GloasAttestation) HashTreeRoot() ([32]byte, error) {
-	return ssz.HashWithDefaultHasher(a)
-}
-
-// HashTreeRootWith hashes a with hh.
-func (a *GloasAttestation) HashTreeRootWith(hh ssz.HashWalker) error {
-	return a.codec().hash(hh)
-}
-
-// GetTree returns the SSZ Merkle tree of a.
-func (a *GloasAttestation) GetTree() (*ssz.Node, error) {
-	return ssz.ProofTree(a)
-}
-
-// MarshalSSZ returns the SSZ encoding of a, the same bytes as the
-// MinimalAttestation with its fields.
-func (a *MinimalGloasAttestation) MarshalSSZ() ([]byte, error) {
-	return ssz.MarshalSSZ(a)
-}
-
-// MarshalSSZTo appends the SSZ encoding of a to buf.
-func (a *MinimalGloasAttestation) MarshalSSZTo(buf []byte) ([]byte, error) {
-	return a.codec().encode(buf)
-}
-
-// UnmarshalSSZ sets a to the value encoded in buf, whose AggregationBits
-// may be of any length; bits 4..7 of CommitteeBits must be zero. On error a
-// is unchanged.
-func (a *MinimalGloasAttestation) UnmarshalSSZ(buf []byte) error {
-	return a.codec().decode(buf)
-}
-
-// SizeSSZ returns the size of the SSZ encoding of a; 0 for a nil a.
-func (a *MinimalGloasAttestation) SizeSSZ() int {
-	return a.codec().size()
-}
-
-// HashTreeRoot returns the SSZ hash tree root of a, as a progressive
-// container.
-func (a *MinimalGloasAttestation) HashTreeRoot() ([32]byte, error) {
-	return ssz.HashWithDefaultHasher(a)
-}
-
-// HashTreeRootWith hashes a with hh.
-func (a *MinimalGloasAttestation) HashTreeRootWith(hh ssz.HashWalker) error {
-	return a.codec().hash(hh)
-}
-
-// GetTree returns the SSZ Merkle tree of a.
-func (a *MinimalGloasAttestation) GetTree() (*ssz.Node, error) {
-	return ssz.ProofTree(a)
 }

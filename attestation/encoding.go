@@ -4,8 +4,12 @@ import (
 	ssz "github.com/ferranbt/fastssz"
 )
 
+//go:generate go run ./internal/sszgen/cmd/sszgen
+
 // The SSZ encodings of this package are written by hand over fastssz's
-// primitives, one encoder, decoder and hasher per container shape:
+// primitives, one encoder, decoder and hasher per container shape; the
+// methods of fastssz's interfaces, each a call into a type's codec(), are
+// generated into ssz_methods.go:
 //
 //   - the fixed-size containers (this file and gloas_codec.go) encode,
 //     decode and hash their fields in order;
@@ -191,153 +195,17 @@ func (s *SingleAttestation) hashFixed(hh ssz.HashWalker) {
 	hh.Merkleize(indx)
 }
 
+//ssz:doc SizeSSZ returns the size of the SSZ encoding of c (40 bytes).
 func (c *Checkpoint) codec() fixed[*Checkpoint] { return fixedOf(c, checkpointSize) }
 
+//ssz:doc SizeSSZ returns the size of the SSZ encoding of s (240 bytes).
 func (s *SingleAttestation) codec() fixed[*SingleAttestation] {
 	return fixedOf(s, singleAttestationSize)
 }
 
+//ssz:doc SizeSSZ returns the size of the SSZ encoding of d (128 bytes).
+//ssz:doc HashTreeRoot returns the SSZ hash tree root of d, the root that attesters sign.
 func (d *AttestationData) codec() fixed[*AttestationData] { return fixedOf(d, attestationDataSize) }
 
+//ssz:doc SizeSSZ returns the size of the SSZ encoding of f (16 bytes).
 func (f *Fork) codec() fixed[*Fork] { return fixedOf(f, forkSize) }
-
-// MarshalSSZ returns the SSZ encoding of c.
-func (c *Checkpoint) MarshalSSZ() ([]byte, error) {
-	return ssz.MarshalSSZ(c)
-}
-
-// MarshalSSZTo appends the SSZ encoding of c to buf.
-func (c *Checkpoint) MarshalSSZTo(buf []byte) ([]byte, error) {
-	return c.codec().encode(buf)
-}
-
-// UnmarshalSSZ sets c to the value encoded in buf.
-func (c *Checkpoint) UnmarshalSSZ(buf []byte) error {
-	return c.codec().decode(buf)
-}
-
-// SizeSSZ returns the size of the SSZ encoding of c (40 bytes).
-func (c *Checkpoint) SizeSSZ() int {
-	return c.codec().size()
-}
-
-// HashTreeRoot returns the SSZ hash tree root of c.
-func (c *Checkpoint) HashTreeRoot() ([32]byte, error) {
-	return ssz.HashWithDefaultHasher(c)
-}
-
-// HashTreeRootWith hashes c with hh.
-func (c *Checkpoint) HashTreeRootWith(hh ssz.HashWalker) error {
-	return c.codec().hash(hh)
-}
-
-// GetTree returns the SSZ Merkle tree of c.
-func (c *Checkpoint) GetTree() (*ssz.Node, error) {
-	return ssz.ProofTree(c)
-}
-
-// MarshalSSZ returns the SSZ encoding of d.
-func (d *AttestationData) MarshalSSZ() ([]byte, error) {
-	return ssz.MarshalSSZ(d)
-}
-
-// MarshalSSZTo appends the SSZ encoding of d to buf.
-func (d *AttestationData) MarshalSSZTo(buf []byte) ([]byte, error) {
-	return d.codec().encode(buf)
-}
-
-// UnmarshalSSZ sets d to the value encoded in buf.
-func (d *AttestationData) UnmarshalSSZ(buf []byte) error {
-	return d.codec().decode(buf)
-}
-
-// SizeSSZ returns the size of the SSZ encoding of d (128 bytes).
-func (d *AttestationData) SizeSSZ() int {
-	return d.codec().size()
-}
-
-// HashTreeRoot returns the SSZ hash tree root of d, the root that
-// attesters sign.
-func (d *AttestationData) HashTreeRoot() ([32]byte, error) {
-	return ssz.HashWithDefaultHasher(d)
-}
-
-// HashTreeRootWith hashes d with hh.
-func (d *AttestationData) HashTreeRootWith(hh ssz.HashWalker) error {
-	return d.codec().hash(hh)
-}
-
-// GetTree returns the SSZ Merkle tree of d.
-func (d *AttestationData) GetTree() (*ssz.Node, error) {
-	return ssz.ProofTree(d)
-}
-
-// MarshalSSZ returns the SSZ encoding of f.
-func (f *Fork) MarshalSSZ() ([]byte, error) {
-	return ssz.MarshalSSZ(f)
-}
-
-// MarshalSSZTo appends the SSZ encoding of f to buf.
-func (f *Fork) MarshalSSZTo(buf []byte) ([]byte, error) {
-	return f.codec().encode(buf)
-}
-
-// UnmarshalSSZ sets f to the value encoded in buf.
-func (f *Fork) UnmarshalSSZ(buf []byte) error {
-	return f.codec().decode(buf)
-}
-
-// SizeSSZ returns the size of the SSZ encoding of f (16 bytes).
-func (f *Fork) SizeSSZ() int {
-	return f.codec().size()
-}
-
-// HashTreeRoot returns the SSZ hash tree root of f.
-func (f *Fork) HashTreeRoot() ([32]byte, error) {
-	return ssz.HashWithDefaultHasher(f)
-}
-
-// HashTreeRootWith hashes f with hh.
-func (f *Fork) HashTreeRootWith(hh ssz.HashWalker) error {
-	return f.codec().hash(hh)
-}
-
-// GetTree returns the SSZ Merkle tree of f.
-func (f *Fork) GetTree() (*ssz.Node, error) {
-	return ssz.ProofTree(f)
-}
-
-// MarshalSSZ returns the SSZ encoding of s.
-func (s *SingleAttestation) MarshalSSZ() ([]byte, error) {
-	return ssz.MarshalSSZ(s)
-}
-
-// MarshalSSZTo appends the SSZ encoding of s to buf.
-func (s *SingleAttestation) MarshalSSZTo(buf []byte) ([]byte, error) {
-	return s.codec().encode(buf)
-}
-
-// UnmarshalSSZ sets s to the value encoded in buf.
-func (s *SingleAttestation) UnmarshalSSZ(buf []byte) error {
-	return s.codec().decode(buf)
-}
-
-// SizeSSZ returns the size of the SSZ encoding of s (240 bytes).
-func (s *SingleAttestation) SizeSSZ() int {
-	return s.codec().size()
-}
-
-// HashTreeRoot returns the SSZ hash tree root of s.
-func (s *SingleAttestation) HashTreeRoot() ([32]byte, error) {
-	return ssz.HashWithDefaultHasher(s)
-}
-
-// HashTreeRootWith hashes s with hh.
-func (s *SingleAttestation) HashTreeRootWith(hh ssz.HashWalker) error {
-	return s.codec().hash(hh)
-}
-
-// GetTree returns the SSZ Merkle tree of s.
-func (s *SingleAttestation) GetTree() (*ssz.Node, error) {
-	return ssz.ProofTree(s)
-}

@@ -77,83 +77,16 @@ func (m *PayloadAttestationMessage) hashFixed(hh ssz.HashWalker) {
 	hh.Merkleize(indx)
 }
 
+//ssz:doc UnmarshalSSZ sets d to the value encoded in buf. On error d is unchanged.
+//ssz:doc SizeSSZ returns the size of the SSZ encoding of d (42 bytes).
+//ssz:doc HashTreeRoot returns the SSZ hash tree root of d, the root that PTC members sign (with the DOMAIN_PTC_ATTESTER domain).
 func (d *PayloadAttestationData) codec() fixed[*PayloadAttestationData] {
 	return fixedOf(d, payloadAttestationDataSize)
 }
 
+//ssz:doc SizeSSZ returns the size of the SSZ encoding of m (146 bytes).
 func (m *PayloadAttestationMessage) codec() fixed[*PayloadAttestationMessage] {
 	return fixedOf(m, payloadAttestationMessageSize)
-}
-
-// MarshalSSZ returns the SSZ encoding of d.
-func (d *PayloadAttestationData) MarshalSSZ() ([]byte, error) {
-	return ssz.MarshalSSZ(d)
-}
-
-// MarshalSSZTo appends the SSZ encoding of d to buf.
-func (d *PayloadAttestationData) MarshalSSZTo(buf []byte) ([]byte, error) {
-	return d.codec().encode(buf)
-}
-
-// UnmarshalSSZ sets d to the value encoded in buf. On error d is unchanged.
-func (d *PayloadAttestationData) UnmarshalSSZ(buf []byte) error {
-	return d.codec().decode(buf)
-}
-
-// SizeSSZ returns the size of the SSZ encoding of d (42 bytes).
-func (d *PayloadAttestationData) SizeSSZ() int {
-	return d.codec().size()
-}
-
-// HashTreeRoot returns the SSZ hash tree root of d, the root that PTC
-// members sign (with the DOMAIN_PTC_ATTESTER domain).
-func (d *PayloadAttestationData) HashTreeRoot() ([32]byte, error) {
-	return ssz.HashWithDefaultHasher(d)
-}
-
-// HashTreeRootWith hashes d with hh.
-func (d *PayloadAttestationData) HashTreeRootWith(hh ssz.HashWalker) error {
-	return d.codec().hash(hh)
-}
-
-// GetTree returns the SSZ Merkle tree of d.
-func (d *PayloadAttestationData) GetTree() (*ssz.Node, error) {
-	return ssz.ProofTree(d)
-}
-
-// MarshalSSZ returns the SSZ encoding of m.
-func (m *PayloadAttestationMessage) MarshalSSZ() ([]byte, error) {
-	return ssz.MarshalSSZ(m)
-}
-
-// MarshalSSZTo appends the SSZ encoding of m to buf.
-func (m *PayloadAttestationMessage) MarshalSSZTo(buf []byte) ([]byte, error) {
-	return m.codec().encode(buf)
-}
-
-// UnmarshalSSZ sets m to the value encoded in buf.
-func (m *PayloadAttestationMessage) UnmarshalSSZ(buf []byte) error {
-	return m.codec().decode(buf)
-}
-
-// SizeSSZ returns the size of the SSZ encoding of m (146 bytes).
-func (m *PayloadAttestationMessage) SizeSSZ() int {
-	return m.codec().size()
-}
-
-// HashTreeRoot returns the SSZ hash tree root of m.
-func (m *PayloadAttestationMessage) HashTreeRoot() ([32]byte, error) {
-	return ssz.HashWithDefaultHasher(m)
-}
-
-// HashTreeRootWith hashes m with hh.
-func (m *PayloadAttestationMessage) HashTreeRootWith(hh ssz.HashWalker) error {
-	return m.codec().hash(hh)
-}
-
-// GetTree returns the SSZ Merkle tree of m.
-func (m *PayloadAttestationMessage) GetTree() (*ssz.Node, error) {
-	return ssz.ProofTree(m)
 }
 
 // payloadAttestationCodec encodes the PayloadAttestation of a preset whose
@@ -224,6 +157,7 @@ func (c payloadAttestationCodec) hash(hh ssz.HashWalker) error {
 	return nil
 }
 
+//ssz:doc HashTreeRootWith hashes a with hh, as a progressive container.
 func (a *PayloadAttestation) codec() payloadAttestationCodec {
 	if a == nil {
 		return payloadAttestationCodec{nbytes: PTCSize / 8}
@@ -231,21 +165,12 @@ func (a *PayloadAttestation) codec() payloadAttestationCodec {
 	return payloadAttestationCodec{PTCSize / 8, a.AggregationBits, &a.Data, &a.Signature}
 }
 
+//ssz:doc HashTreeRootWith hashes a with hh, as a progressive container.
 func (a *MinimalPayloadAttestation) codec() payloadAttestationCodec {
 	if a == nil {
 		return payloadAttestationCodec{nbytes: MinimalPTCSize / 8}
 	}
 	return payloadAttestationCodec{MinimalPTCSize / 8, a.AggregationBits[:], &a.Data, &a.Signature}
-}
-
-// MarshalSSZ returns the SSZ encoding of a.
-func (a *PayloadAttestation) MarshalSSZ() ([]byte, error) {
-	return ssz.MarshalSSZ(a)
-}
-
-// MarshalSSZTo appends the SSZ encoding of a to buf.
-func (a *PayloadAttestation) MarshalSSZTo(buf []byte) ([]byte, error) {
-	return a.codec().encode(buf)
 }
 
 // UnmarshalSSZ sets a to the value encoded in buf. On error a is unchanged.
@@ -266,31 +191,6 @@ func (a *PayloadAttestation) SizeSSZ() int {
 	return a.codec().size()
 }
 
-// HashTreeRoot returns the SSZ hash tree root of a.
-func (a *PayloadAttestation) HashTreeRoot() ([32]byte, error) {
-	return ssz.HashWithDefaultHasher(a)
-}
-
-// HashTreeRootWith hashes a with hh, as a progressive container.
-func (a *PayloadAttestation) HashTreeRootWith(hh ssz.HashWalker) error {
-	return a.codec().hash(hh)
-}
-
-// GetTree returns the SSZ Merkle tree of a.
-func (a *PayloadAttestation) GetTree() (*ssz.Node, error) {
-	return ssz.ProofTree(a)
-}
-
-// MarshalSSZ returns the SSZ encoding of a.
-func (a *MinimalPayloadAttestation) MarshalSSZ() ([]byte, error) {
-	return ssz.MarshalSSZ(a)
-}
-
-// MarshalSSZTo appends the SSZ encoding of a to buf.
-func (a *MinimalPayloadAttestation) MarshalSSZTo(buf []byte) ([]byte, error) {
-	return a.codec().encode(buf)
-}
-
 // UnmarshalSSZ sets a to the value encoded in buf. On error a is unchanged.
 func (a *MinimalPayloadAttestation) UnmarshalSSZ(buf []byte) error {
 	bits, data, sig, err := a.codec().decode(buf)
@@ -307,19 +207,4 @@ func (a *MinimalPayloadAttestation) SizeSSZ() int {
 		return 0
 	}
 	return a.codec().size()
-}
-
-// HashTreeRoot returns the SSZ hash tree root of a.
-func (a *MinimalPayloadAttestation) HashTreeRoot() ([32]byte, error) {
-	return ssz.HashWithDefaultHasher(a)
-}
-
-// HashTreeRootWith hashes a with hh, as a progressive container.
-func (a *MinimalPayloadAttestation) HashTreeRootWith(hh ssz.HashWalker) error {
-	return a.codec().hash(hh)
-}
-
-// GetTree returns the SSZ Merkle tree of a.
-func (a *MinimalPayloadAttestation) GetTree() (*ssz.Node, error) {
-	return ssz.ProofTree(a)
 }

@@ -68,7 +68,10 @@ type Config struct {
 	Timeout time.Duration
 	// Concurrency bounds the validations running at once per topic
 	// (pubsub.WithValidatorConcurrency); past it the router drops messages
-	// ("validation throttled") without penalty.
+	// ("validation throttled") without penalty. A peer holds at most a
+	// quarter of them, or its reserve (1/64 of them) when the others hold
+	// three quarters: past that its messages are answered Ignore at once
+	// (ErrPeerBusy).
 	Concurrency int
 	// Logger receives a debug line per message not accepted; nil discards.
 	Logger logrus.FieldLogger
@@ -116,8 +119,9 @@ func (c Config) sanitize() (Config, error) {
 
 // Validators are the topic validators of one pool.
 type Validators struct {
-	in  Intake
-	cfg Config
+	in    Intake
+	cfg   Config
+	admit *admission
 }
 
 // NewValidators returns the validators of the pool in.
@@ -129,13 +133,17 @@ func NewValidators(in Intake, cfg Config) (*Validators, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Validators{in: in, cfg: cfg}, nil
+	return &Validators{in: in, cfg: cfg, admit: newAdmission(cfg.Concurrency)}, nil
 }
 
 // Attestation is the validator of beacon_attestation_{subnet}.
 func (v *Validators) Attestation(subnet uint64) pubsub.ValidatorEx {
 	return func(ctx context.Context, from peer.ID, msg *pubsub.Message) pubsub.ValidationResult {
 		start := time.Now()
+		if !v.enter(from, msg) {
+			return v.done(msg, from, start, busy)
+		}
+		defer v.leave(from, msg)
 		att, err := DecodeAttestation(msg.GetData())
 		if err != nil {
 			return v.done(msg, from, start, pool.Result{Verdict: pool.Reject, Err: err})
@@ -152,6 +160,10 @@ func (v *Validators) Attestation(subnet uint64) pubsub.ValidatorEx {
 func (v *Validators) Aggregate() pubsub.ValidatorEx {
 	return func(ctx context.Context, from peer.ID, msg *pubsub.Message) pubsub.ValidationResult {
 		start := time.Now()
+		if !v.enter(from, msg) {
+			return v.done(msg, from, start, busy)
+		}
+		defer v.leave(from, msg)
 		sap, err := DecodeAggregate(msg.GetData())
 		if err != nil {
 			return v.done(msg, from, start, pool.Result{Verdict: pool.Reject, Err: err})
@@ -161,6 +173,23 @@ func (v *Validators) Aggregate() pubsub.ValidatorEx {
 			msg.ValidatorData = sap
 		}
 		return v.done(msg, from, start, res)
+	}
+}
+
+// busy is the verdict of a message whose peer holds its share of its
+// topic's validations (admission).
+var busy = pool.Result{Verdict: pool.Ignore, Err: ErrPeerBusy}
+
+// enter admits msg's validation (admission.enter); the node's own messages
+// always.
+func (v *Validators) enter(from peer.ID, msg *pubsub.Message) bool {
+	return from == v.cfg.Self || v.admit.enter(from, msg.GetTopic())
+}
+
+// leave ends a validation enter admitted.
+func (v *Validators) leave(from peer.ID, msg *pubsub.Message) {
+	if from != v.cfg.Self {
+		v.admit.leave(from, msg.GetTopic())
 	}
 }
 

@@ -44,6 +44,11 @@ type dataEntry struct {
 	data       *attestation.AttestationData // the pool's own copy
 	root       [32]byte
 	committees map[uint64][]*aggregate // overlapping aggregates are kept apart
+	// weight is the attesters the data's stored messages brought, seq its
+	// order of creation: the lightest, oldest data leaves first when the
+	// store is full (storebound.go).
+	weight int
+	seq    uint64
 }
 
 // aggStore is the pool's index of aggregates, by data root then committee.
@@ -53,6 +58,9 @@ type aggStore struct {
 	workers          int
 	n                int // aggregates: set by setCommittee alone
 	byRoot           map[[32]byte]*dataEntry
+	seq              uint64 // the next dataEntry.seq
+	evicted          int    // data entries evicted for room (storebound.go)
+	onEvict          func() // when not nil, called at each eviction
 }
 
 // setCommittee makes aggs the aggregates of committee in e (none: the
@@ -70,21 +78,25 @@ func newAggStore(maxAggs, maxData, workers int) *aggStore {
 	return &aggStore{maxAggs: maxAggs, maxData: maxData, workers: workers, byRoot: make(map[[32]byte]*dataEntry)}
 }
 
-// canStore reports whether an attestation of committee k can be stored
-// without exceeding a bound: it joins an aggregate there is, or there is room
-// for a new one.
-func (s *aggStore) canStore(k aggKey) bool {
+// canStore reports whether a message of committee k that brings w attesters
+// can be stored without exceeding a bound: it joins an aggregate there is,
+// or there is room for a new one, or data the store may evict for it
+// (storebound.go).
+func (s *aggStore) canStore(k aggKey, w int) bool {
 	e := s.byRoot[k.root]
 	if e != nil && len(e.committees[k.committee]) > 0 {
 		return true
 	}
-	return s.n < s.maxAggs && (e != nil || len(s.byRoot) < s.maxData)
+	return (s.n < s.maxAggs && (e != nil || len(s.byRoot) < s.maxData)) || s.evictable(e, w)
 }
 
-func (s *aggStore) entry(root [32]byte, data *attestation.AttestationData, create bool) *dataEntry {
+// entry is the entry of root, made if create (for a message that brings w
+// attesters, evicting data for it if the store is full) and nil if absent.
+func (s *aggStore) entry(root [32]byte, data *attestation.AttestationData, create bool, w int) *dataEntry {
 	e := s.byRoot[root]
-	if e == nil && create && len(s.byRoot) < s.maxData {
-		e = &dataEntry{data: data.Copy(), root: root, committees: make(map[uint64][]*aggregate)}
+	if e == nil && create && (len(s.byRoot) < s.maxData || s.evictLightest(nil, w)) {
+		e = &dataEntry{data: data.Copy(), root: root, committees: make(map[uint64][]*aggregate), seq: s.seq}
+		s.seq++
 		s.byRoot[root] = e
 	}
 	return e
@@ -104,7 +116,7 @@ type single struct {
 // bit (x is redundant: BLS signatures are deterministic, so it is the same
 // signature), nil and false if x cannot be stored (bounds).
 func (s *aggStore) place(x *single) (*aggregate, bool) {
-	e := s.entry(x.key.root, x.data, true)
+	e := s.entry(x.key.root, x.data, true, 1)
 	if e == nil {
 		return nil, false
 	}
@@ -120,7 +132,7 @@ func (s *aggStore) place(x *single) (*aggregate, bool) {
 	if len(aggs) > 0 {
 		return nil, true
 	}
-	if s.n >= s.maxAggs {
+	if !s.roomFor(e, 1) {
 		return nil, false
 	}
 	a := &aggregate{bits: bitfield.NewBitlist(x.size), sig: curve.G2Infinity()}
@@ -146,6 +158,9 @@ func (s *aggStore) addSingles(xs []*single) (stored []bool) {
 		}
 		stored[i] = true
 		m.add(x)
+		if e := s.byRoot[x.key.root]; e != nil {
+			e.weight++
+		}
 	}
 	mergeAll(m.tasks, s.workers)
 	s.dropGrownContained(xs)
@@ -242,7 +257,8 @@ func containedInOther(aggs []*aggregate, drop []bool, i int) bool {
 // not overlap, or else is kept apart. It returns false if it cannot be
 // stored (bounds).
 func (s *aggStore) addAggregate(k aggKey, data *attestation.AttestationData, bits bitfield.Bitlist, sig *crypto.Signature) bool {
-	e := s.entry(k.root, data, true)
+	w := int(bits.Count())
+	e := s.entry(k.root, data, true, w)
 	if e == nil {
 		return false
 	}
@@ -251,13 +267,18 @@ func (s *aggStore) addAggregate(k aggKey, data *attestation.AttestationData, bit
 	}
 	aggs := slices.DeleteFunc(e.committees[k.committee], func(a *aggregate) bool { return isSuperset(bits, a.bits) })
 	s.setCommittee(e, k.committee, aggs)
+	e.weight += w
 	if a := firstDisjoint(aggs, bits); a != nil {
 		a.join(bits, sig)
 		// Grown, it may contain others of its committee.
 		s.setCommittee(e, k.committee, dropContained(aggs))
 		return true
 	}
-	if s.n >= s.maxAggs {
+	if len(aggs) >= aggregatesPerCommittee {
+		s.setCommittee(e, k.committee, replaceMostCovered(aggs, bits, sig))
+		return true
+	}
+	if !s.roomFor(e, w) {
 		return false
 	}
 	s.setCommittee(e, k.committee, append(aggs, newAggregate(bits, sig)))

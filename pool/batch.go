@@ -62,6 +62,7 @@ type batcher struct {
 	sideBySide bool
 	peers      *peerTable // BatchAdaptive: nil if peers are not isolated
 	apart      lanes      // the isolated peers' sets
+	laneBound  laneBound  // the most sets the lanes hold (laneRoomLocked)
 	// searching is the number of batches of other than isolated peers'
 	// sets whose check failed and that are being searched for their
 	// invalid sets: while one is, a backup takes work at once.
@@ -94,17 +95,28 @@ func newBatcher(cfg Config) *batcher {
 	}
 	if cfg.isolatesPeers() {
 		b.peers = newPeerTable(cfg.MaxPeers, cfg.PeerHalfLife)
+		b.laneBound = newLaneBound(cfg)
 	}
 	return b
 }
 
-// add queues the jobs, all or none; false if the batcher is closed.
-func (b *batcher) add(jobs ...*job) bool {
+// add queues the jobs, all or none; false if the batcher is closed or
+// refuses them (admit).
+func (b *batcher) add(jobs ...*job) bool { return b.admit(jobs...) == admitted }
+
+// admit queues the jobs, those of one message, all or none: not when the
+// batcher is closed, nor when they are an isolated peer's and its lane has
+// no room for them (laneRoomLocked).
+func (b *batcher) admit(jobs ...*job) admission {
 	now := time.Now()
 	b.mu.Lock()
 	if b.closed {
 		b.mu.Unlock()
-		return false
+		return admitClosed
+	}
+	if !b.laneRoomLocked(jobs, now) {
+		b.mu.Unlock()
+		return admitLaneFull
 	}
 	apart, wasEmpty := false, b.queuedLocked() == 0
 	for _, j := range jobs {
@@ -124,7 +136,7 @@ func (b *batcher) add(jobs ...*job) bool {
 	if apart {
 		signal(b.wakeApart)
 	}
-	return true
+	return admitted
 }
 
 // wakeLocked wakes the workers that may take sets just queued. Under
@@ -196,21 +208,28 @@ func signal(wake chan struct{}) {
 }
 
 // taint records that from forwarded an invalid signature; if that isolates
-// it, its queued sets move to its lane.
-func (b *batcher) taint(from Peer) {
+// it, its queued sets move to its lane, as many as the lane has room for
+// (laneRoomLocked): the others are returned, taken out of the queues, for
+// the caller to answer at once (Pool.taint).
+func (b *batcher) taint(from Peer) (refused []*job) {
 	if b.peers == nil || from == NoPeer {
-		return
+		return nil
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if !b.peers.taint(from, time.Now()) {
-		return
+	now := time.Now()
+	if !b.peers.taint(from, now) {
+		return nil
 	}
 	kept := b.turn[:0]
 	for _, q := range b.turn {
 		for _, j := range q.extract(func(j *job) bool { return j.from == from }) {
-			b.apart.push(j)
 			b.queued--
+			if b.laneRoomLocked([]*job{j}, now) {
+				b.apart.push(j)
+			} else {
+				refused = append(refused, j)
+			}
 		}
 		if q.len() == 0 {
 			delete(b.roots, q.root)
@@ -223,6 +242,7 @@ func (b *batcher) taint(from Peer) {
 	if b.apart.len() > 0 {
 		signal(b.wakeApart)
 	}
+	return refused
 }
 
 // promote moves g's sets still queued in an isolated peer's lane to the
@@ -641,6 +661,9 @@ type searchStreamer interface {
 // soon as the verifier decides it, and taints the peers of invalid sets.
 func (p *Pool) verify(batch []*job, apart bool) {
 	start := time.Now()
+	if batch = p.resolveKeys(batch); len(batch) == 0 {
+		return
+	}
 	batch = p.decodeSignatures(batch)
 	sets := make([]verifier.Set, len(batch))
 	for i, j := range batch {
@@ -666,11 +689,12 @@ func (p *Pool) verify(batch []*job, apart bool) {
 		switch {
 		case !valid:
 			invalid++
-			p.batch.taint(j.from)
+			j.g.failed.Store(true)
+			p.taint(j.from)
 		case apart:
 			p.batch.vouch(j.from)
 		}
-		p.done.report(verdict{j, valid})
+		p.done.report(verdict{j: j, ok: valid})
 	}, searching)
 	if suspects != nil {
 		p.batch.searchEnded(suspects)
@@ -736,8 +760,9 @@ func (p *Pool) decodeSignatures(batch []*job) []*job {
 			kept = append(kept, j)
 			continue
 		}
-		p.batch.taint(j.from)
-		p.done.report(verdict{j, false})
+		j.g.failed.Store(true)
+		p.taint(j.from)
+		p.done.report(verdict{j: j})
 	}
 	return kept
 }

@@ -10,6 +10,11 @@ import (
 type verdict struct {
 	j  *job
 	ok bool
+	// skip, when its Err is set, says the set was not verified (ok is
+	// true): its message's verdict is skip unless another of its sets is
+	// invalid (an isolated peer's lane had no room for it, Pool.taint; its
+	// key could not be had, Pool.resolveKeys).
+	skip Result
 }
 
 // completer turns verdicts into answers on a goroutine of its own, so that
@@ -89,6 +94,9 @@ func (p *Pool) recordVerdicts(vs []verdict) []*group {
 	for _, v := range vs {
 		g := v.j.g
 		g.ok[v.j.idx] = v.ok
+		if v.skip.Err != nil && g.skip.Err == nil {
+			g.skip = v.skip
+		}
 		g.remaining--
 		p.releasePeerLocked(g.owner, 1)
 		if g.remaining == 0 && !g.dropped.Load() {
@@ -107,6 +115,9 @@ func (p *Pool) preliminary(groups []*group) []Result {
 	chain := make(map[[32]byte]Result)
 	for i, g := range groups {
 		pre[i] = g.t.signatures(g.ok)
+		if pre[i].Verdict == Accept && g.skip.Err != nil {
+			pre[i] = g.skip
+		}
 		if pre[i].Verdict != Accept || !g.t.chainRules {
 			continue
 		}
@@ -204,6 +215,7 @@ func (p *Pool) storeSinglesLocked(c *commitment) {
 	}
 	for k, ok := range p.store.addSingles(c.singles) {
 		if !ok {
+			p.hit(boundStore)
 			g := c.groups[k]
 			p.attSeen.remove(g.key.epoch, g.key.index)
 			c.outs[c.at[k]].res = ignore(ErrPoolFull)
@@ -232,13 +244,14 @@ func (p *Pool) commitAggregateLocked(_ *commitment, g *group) Result {
 		return res
 	}
 	if !p.store.addAggregate(g.agg, g.data, g.bits, &g.point) {
+		p.hit(boundStore)
 		return ignore(ErrPoolFull)
 	}
 	bits := make(bitfield.Bitlist, len(g.bits))
 	copy(bits, g.bits)
 	if !p.aggSeen.add(g.agg, g.data.Slot, bits) {
 		p.metrics.dropped.Inc()
-		p.log.WithField("slot", g.data.Slot).Warn("seen-aggregate cache full; aggregate kept but not remembered")
+		p.hit(boundSeenAggregates) // logged once a slot (logBounds)
 	}
 	p.aggrSeen.add(g.key.epoch, g.key.index)
 	return accepted

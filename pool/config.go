@@ -101,8 +101,7 @@ type Config struct {
 	// SignatureVerifier, when not nil, is the verifier the pool uses instead
 	// of building its own from Verifier (which is then ignored): a node can
 	// share one across pools and topics, and a benchmark can pass a baseline
-	// (a verifier built with verifier.Config.Individual checks every
-	// signature alone). The pool does not close it.
+	// (baseline.EachAlone checks every signature alone). The pool does not close it.
 	SignatureVerifier SignatureVerifier
 
 	// MaxPending bounds the signature sets queued, being verified or awaiting
@@ -230,12 +229,18 @@ const (
 //     string an entry (about 100 KiB at most).
 //   - MaxAggregates 2^15: half the TARGET_AGGREGATORS_PER_COMMITTEE aggregates
 //     of a committee, kept apart where they overlap, for each committee of
-//     the two epochs kept (8 x 2 x 32 x 64).
+//     the two epochs kept (8 x 2 x 32 x 64): a data keeps at most 4
+//     overlapping aggregates a committee (the largest), so two data a
+//     committee fit.
 //   - MaxData 2^12: a distinct AttestationData for each committee of the two
 //     epochs kept (2 x 32 x 64), where honest validators make one to three a
 //     slot (one per head they see): a flood of distinct data finds the bound.
-//   - MaxSeenAggregates 2^16: TARGET_AGGREGATORS_PER_COMMITTEE valid
-//     aggregates for each committee of the two epochs kept (16 x 2 x 32 x 64).
+//   - MaxSeenAggregates 2^17: twice TARGET_AGGREGATORS_PER_COMMITTEE valid
+//     aggregates for each committee of the two epochs kept (2 x 16 x 2 x 32 x
+//     64): each member aggregates with probability 16 over the committee's
+//     size, so the valid aggregates of two epochs number about 2^16 on
+//     average, and a bound of 2^16 would miss half the time; about 100 bytes
+//     each at mainnet committee size (13 MiB at most).
 //   - MaxRootCache 2^12: as many data roots as MaxData, the data the store may
 //     keep.
 //   - MaxValidators 2^22: four times the mainnet registry (about 2^20); a
@@ -253,8 +258,9 @@ const (
 // in which its attestations of that slot arrive), MaxPendingPerPeer (a
 // quarter of MaxPending, half a slot of every subnet's attestations at the
 // default: a backlog bound, far above what one peer forwards first while the
-// pool keeps up, as a node's mesh peers share the first deliveries, and four
-// flooding peers are needed to fill MaxPending) and, under BatchFixed,
+// pool keeps up, as a node's mesh peers share the first deliveries, and
+// three flooding peers fill what the peers' reserves leave: see the package
+// doc) and, under BatchFixed,
 // BatchDelay (FixedBatchDelay, Prysm's wait).
 //
 // The measurements quoted are those of docs/bench/RESULTS.md (2 vCPUs,
@@ -270,7 +276,7 @@ func DefaultConfig() Config {
 		MaxPeers:          1024,
 		MaxAggregates:     TargetAggregatorsPerCommittee / 2 * keptCommittees,
 		MaxData:           keptCommittees,
-		MaxSeenAggregates: TargetAggregatorsPerCommittee * keptCommittees,
+		MaxSeenAggregates: 2 * TargetAggregatorsPerCommittee * keptCommittees,
 		MaxRootCache:      keptCommittees,
 		MaxValidators:     4 * mainnetValidators,
 		PruneInterval:     MaximumGossipClockDisparity,

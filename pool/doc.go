@@ -94,8 +94,15 @@
 // The sets count against
 // MaxPending until their message is answered, and a peer's messages (those
 // of its Peer; NoPeer's count as one peer's once a named peer's have come)
-// hold at most Config.MaxPendingPerPeer of them, so that one peer's flood
-// refuses no other peer's message. When every caller of a message has gone
+// hold at most Config.MaxPendingPerPeer of them. A quarter of MaxPending is
+// kept as the peers' reserves, split between Config.MaxPeers peers: a peer
+// whose messages hold no more than its reserve is never refused, and the
+// floods of any number of peers, up to MaxPeers, take only the other
+// places, so that no peer's flood refuses another peer's message. An
+// isolated peer's lane holds a few of its batches, and all the lanes
+// together a small share of MaxPending: what they have no room for is
+// answered at once (Ignore, ErrQueueFull) rather than held until its
+// callers' deadlines. When every caller of a message has gone
 // before its verdict (their contexts ended, as behind a gossip validator's
 // timeout), its sets still queued leave the queues and their places are
 // free at once; a set already in a batch is verified with it.
@@ -145,6 +152,12 @@
 //	attpool_batch_seconds                      histogram: time to verify one batch
 //	attpool_isolated_sets_total                sets verified apart (peer isolation)
 //	attpool_dropped_total                      accepted messages a bound kept out
+//	attpool_bound_hits_total{bound}            bounds hit: max_pending, max_pending_per_peer,
+//	                                           isolated_lane, store, store_evicted,
+//	                                           max_seen_aggregates, max_validators
+//
+// The bounds hit are also logged, once a slot: one warning with the hits of
+// each bound since the last one, never a line per message.
 //
 // and gauges read at scrape time:
 //

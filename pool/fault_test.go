@@ -320,8 +320,9 @@ func TestFaultNodeErrors(t *testing.T) {
 	})
 }
 
-// TestFaultNodeBlocks: the fork choice blocks, so the verify goroutines
-// hang in it. Messages whose context ends are answered at once, new ones
+// TestFaultNodeBlocks: the fork choice's checkpoint lookup (a chain rule
+// after the signatures; the block rule is also taken at intake,
+// checkBlockSeen) blocks, so the goroutines that answer verdicts hang in it. Messages whose context ends are answered at once, new ones
 // are answered Ignore when the queue is full, Close answers the ones that
 // come after it and returns once the node does; every queued message is
 // then answered, once.
@@ -329,7 +330,7 @@ func TestFaultNodeBlocks(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e, msgs := faultEnv(t)
 		fn := &faultNode{inner: e.node}
-		release := fn.block.hold()
+		release := fn.checkpoint.hold()
 		defer release()
 		p, err := New(Config{BatchSize: 4, BatchDelay: time.Millisecond, MaxPending: 40, VerifyWorkers: 2, PruneInterval: time.Hour}, fn.node())
 		if err != nil {
@@ -360,7 +361,7 @@ func TestFaultNodeBlocks(t *testing.T) {
 			t.Errorf("32 messages with a 100 ms deadline answered in %v with the node blocked", took)
 		}
 		chans = append(chans, deadlined...)
-		for fn.block.waiting.Load() == 0 {
+		for fn.checkpoint.waiting.Load() == 0 {
 			time.Sleep(time.Millisecond)
 		}
 

@@ -16,7 +16,7 @@ import (
 	"github.com/attpool/attpool/internal/signtest"
 	"github.com/attpool/attpool/pool/internal/memnode"
 	"github.com/attpool/attpool/ssz"
-	"github.com/attpool/attpool/verifier"
+	"github.com/attpool/attpool/verifier/baseline"
 )
 
 // testCommittees has cps committees of size validators per slot; validator
@@ -214,16 +214,8 @@ func (e *env) signAggregateAndProofRoot(validator uint64, msg hashRooter, epoch 
 }
 
 // perSignature is the per-signature baseline of the benchmarks, a
-// SignatureVerifier that checks every set alone (in parallel), closed when
-// tb ends, after the pools made after it.
-func perSignature(tb testing.TB) SignatureVerifier {
-	v, err := verifier.New(verifier.Config{Individual: true})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(v.Close)
-	return v
-}
+// SignatureVerifier that checks every set alone (in parallel).
+func perSignature(testing.TB) SignatureVerifier { return baseline.EachAlone{} }
 
 func (e *env) pool(cfg Config) *Pool {
 	e.t.Helper()

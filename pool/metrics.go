@@ -16,6 +16,7 @@ type metrics struct {
 	verifyTime  prometheus.Histogram
 	isolated    prometheus.Counter
 	dropped     prometheus.Counter
+	bounds      *prometheus.CounterVec // bound_hits_total (bounds.go)
 	collectors  []prometheus.Collector
 	unregisters []prometheus.Collector
 }
@@ -56,7 +57,7 @@ func histogramOpts(name, help string, b buckets) prometheus.HistogramOpts {
 	}
 }
 
-func newMetrics(reg prometheus.Registerer, g gauges, stats func() (verifier.Stats, bool)) (*metrics, error) {
+func newMetrics(reg prometheus.Registerer, g gauges, stats func() (verifier.Stats, bool), hits *boundHits) (*metrics, error) {
 	m := &metrics{
 		verdicts: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: namespace, Name: "verdicts_total",
@@ -73,9 +74,10 @@ func newMetrics(reg prometheus.Registerer, g gauges, stats func() (verifier.Stat
 		isolated: counter("isolated_sets_total",
 			"Signature sets verified apart because their peer recently sent an invalid signature."),
 		dropped: counter("dropped_total", "Accepted messages that could not be kept (a bound of the pool was hit)."),
+		bounds:  newBoundCounters(hits),
 	}
 	m.collectors = []prometheus.Collector{
-		m.verdicts, m.latency, m.queueWait, m.batchSize, m.verifyTime, m.isolated, m.dropped,
+		m.verdicts, m.latency, m.queueWait, m.batchSize, m.verifyTime, m.isolated, m.dropped, m.bounds,
 		gaugeFunc("pending_sets", "Signature sets queued, being verified or awaiting their verdict (against MaxPending).", g.pending),
 		gaugeFunc("aggregates", "Aggregates kept for block packing.", g.aggregates),
 		gaugeFunc("attestation_data", "Distinct AttestationData the kept aggregates are of.", g.data),

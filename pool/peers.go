@@ -171,6 +171,8 @@ func (t *peerTable) countIsolated(now time.Time) int {
 type lanes struct {
 	byPeer map[Peer]*jobQueue
 	turn   []Peer
+	// sets is the number of sets in every lane (bounded: laneBound).
+	sets int
 }
 
 func (l *lanes) push(j *job) {
@@ -184,6 +186,7 @@ func (l *lanes) push(j *job) {
 		l.turn = append(l.turn, j.from)
 	}
 	q.push(j)
+	l.sets++
 }
 
 func (l *lanes) len() int { return len(l.turn) }
@@ -194,7 +197,9 @@ func (l *lanes) extract(match func(*job) bool) []*job {
 	kept := l.turn[:0]
 	for _, p := range l.turn {
 		q := l.byPeer[p]
-		out = append(out, q.extract(match)...)
+		got := q.extract(match)
+		l.sets -= len(got)
+		out = append(out, got...)
 		if q.len() == 0 {
 			delete(l.byPeer, p)
 		} else {
@@ -223,6 +228,7 @@ func (l *lanes) take(size func(Peer) int) []*job {
 	l.turn = l.turn[1:]
 	q := l.byPeer[p]
 	batch := q.take(min(q.len(), size(p)))
+	l.sets -= len(batch)
 	if q.len() == 0 {
 		delete(l.byPeer, p)
 	} else {

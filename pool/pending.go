@@ -17,14 +17,49 @@ func (p *Pool) reserveLocked(from Peer, n int) bool {
 		p.peersNamed = true
 	}
 	held := p.peerPending[from]
-	if (from != NoPeer || p.peersNamed) && held+n > p.cfg.MaxPendingPerPeer {
+	if (from != NoPeer || p.peersNamed) && (held+n > p.cfg.MaxPendingPerPeer || !p.fairShare(held, n)) {
+		p.hit(boundPeer)
 		return false
 	}
 	if !p.reservePending(int64(n)) {
+		p.hit(boundPending)
 		return false
 	}
 	p.peerPending[from] = held + n
 	return true
+}
+
+// fairShare reports whether a peer that holds held places may take n more
+// beside the other peers' messages: while it then holds at most its
+// reserve (peerReserve), always; beyond it, only while the places taken
+// stay out of the reserved share of MaxPending (reservedShare). However
+// many peers flood, up to MaxPeers of them, their messages beyond their
+// reserves hold at most the other places, and a peer whose messages hold no
+// more than its reserve, as an honest peer's do, is never refused.
+func (p *Pool) fairShare(held, n int) bool {
+	if held+n <= p.peerReserve {
+		return true
+	}
+	return p.pending.Load()+int64(n) <= int64(p.cfg.MaxPending-p.cfg.MaxPending/reservedShare)
+}
+
+// reservedShare: 1/reservedShare of MaxPending is the peers' reserves,
+// which the messages of a peer beyond its reserve never take: a quarter,
+// so that floods beyond their reserves take at most the three quarters
+// three peers at MaxPendingPerPeer hold.
+const reservedShare = 4
+
+// peerReserveOf is the places each peer's messages may take whatever the
+// others hold: the reserved share of MaxPending split between MaxPeers
+// peers (the default's where peers are not isolated), at least one
+// aggregate's sets: 16 sets at the defaults, what a peer forwards first in
+// a few milliseconds of the arrival peak.
+func peerReserveOf(cfg Config) int {
+	peers := cfg.MaxPeers
+	if peers <= 0 {
+		peers = DefaultConfig().MaxPeers
+	}
+	return max(aggregateSets, cfg.MaxPending/reservedShare/peers)
 }
 
 // releasePeerLocked gives back n places of from's messages in the per-peer

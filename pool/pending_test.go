@@ -112,8 +112,10 @@ func TestCancelledFloodFreesPlaces(t *testing.T) {
 		for _, m := range msgs[2:33] {
 			flood = append(flood, m.submit(ctx, p, "attacker"))
 		}
-		if got := p.Stats().Pending; got != maxPending {
-			t.Fatalf("%d sets pending before the deadlines, want the flood to fill MaxPending (%d)", got, maxPending)
+		// A peer beyond its reserve takes no place of the peers' reserves
+		// (fairShare).
+		if want := maxPending - maxPending/reservedShare; p.Stats().Pending != want {
+			t.Fatalf("%d sets pending before the deadlines, want the flood to fill MaxPending but the reserves (%d)", p.Stats().Pending, want)
 		}
 		time.Sleep(200 * time.Millisecond)
 		for i, c := range flood {
@@ -266,13 +268,15 @@ func TestPeerBoundKeepsPlaces(t *testing.T) {
 		if q, r := queue(p, "flood", msgs[:20]); q != 8 || r != 12 {
 			t.Fatalf("a peer's flood: %d queued, %d refused; want 8 and 12", q, r)
 		}
-		for i := range 3 {
-			if q, _ := queue(p, Peer(fmt.Sprint("honest", i)), msgs[20+8*i:28+8*i]); q != 8 {
-				t.Fatalf("honest peer %d: %d of 8 queued beside the flood", i, q)
+		// The third honest peer finds the places but the reserves taken,
+		// and takes its reserve (fairShare).
+		for i, want := range []int{8, 8, 3} {
+			if q, _ := queue(p, Peer(fmt.Sprint("honest", i)), msgs[20+8*i:28+8*i]); q != want {
+				t.Fatalf("honest peer %d: %d of 8 queued beside the flood, want %d", i, q, want)
 			}
 		}
-		if got := p.Stats().Pending; got != 32 {
-			t.Fatalf("%d sets pending, want 32", got)
+		if got := p.Stats().Pending; got != 27 {
+			t.Fatalf("%d sets pending, want 27", got)
 		}
 
 		// NoPeer is one peer once named peers came.

@@ -55,6 +55,8 @@ type Pool struct {
 	// peer other than NoPeer came (pending.go).
 	peerPending map[Peer]int
 	peersNamed  bool
+	peerReserve int // peerReserveOf(cfg)
+	hits        boundHits
 	prunedSlot  uint64
 
 	closed    atomic.Bool
@@ -80,7 +82,7 @@ func New(cfg Config, node Node) (*Pool, error) {
 		return nil, err
 	}
 	p := newPool(cfg, node, v, own)
-	if p.metrics, err = newMetrics(cfg.Registerer, p.gauges(), p.verifierStats); err != nil {
+	if p.metrics, err = newMetrics(cfg.Registerer, p.gauges(), p.verifierStats, &p.hits); err != nil {
 		if own != nil {
 			own.Close()
 		}
@@ -131,6 +133,9 @@ func newPool(cfg Config, node Node, v SignatureVerifier, own *verifier.Verifier)
 		// goroutines' work, and never takes their cores from them.
 		intakeDecodes: int64(max(1, runtime.GOMAXPROCS(0)/2)),
 	}
+	p.peerReserve = peerReserveOf(cfg)
+	p.store.onEvict = func() { p.hit(boundEvicted) }
+	p.hits.slot = p.clockSlot()
 	p.roots = newRootCache(cfg.MaxRootCache, p.domains)
 	p.newTopics()
 	return p
@@ -186,6 +191,7 @@ func (p *Pool) loop() {
 			return
 		case <-t.C:
 			p.prune()
+			p.logBounds()
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/attpool/attpool/crypto"
 	"github.com/attpool/attpool/verifier"
 )
 
@@ -20,6 +21,10 @@ type job struct {
 	// attestation topic leaves its decompression (most of a set's cost)
 	// there when other submitters are decoding already (attesterKey).
 	undecoded bool
+	// key, when not nil, gives set.PublicKey, still to be computed by the
+	// isolated peers' goroutine (an isolated peer's aggregate: the key sum
+	// of its participants; Pool.resolveKeys).
+	key func() (*crypto.PublicKey, Result)
 	// q is the queue that holds the job (nil once taken for verification or
 	// dropped), prev and next its neighbours there. Guarded by the
 	// batcher's lock.
@@ -114,7 +119,10 @@ func (b *batcher) drop(jobs []*job) int {
 		q.remove(j)
 		n++
 		lane := b.apart.byPeer[j.from] == q
-		if q != &b.fifo && !lane {
+		switch {
+		case lane:
+			b.apart.sets--
+		case q != &b.fifo:
 			b.queued-- // a root's queue
 		}
 		switch {

@@ -79,6 +79,12 @@ type group struct {
 	// when every caller went before the verdict (cancelled).
 	left    bool
 	dropped atomic.Bool
+	// skip is the verdict of a set answered unverified (verdict.skip),
+	// guarded by the pool's mutex; failed is set once a set of the group is
+	// found invalid, so that the isolated peers' goroutine skips the others
+	// (Pool.resolveKeys).
+	skip   Result
+	failed atomic.Bool
 }
 
 // ValidateAttestation validates a SingleAttestation received on subnet
@@ -152,6 +158,9 @@ func (p *Pool) submitAttestation(r *request, from Peer, att *attestation.SingleA
 	g.pos, g.size = uint64(pos), uint64(len(m.committee))
 	if res, joined := p.checkSeen(g, r, from); joined || res.Err != nil {
 		return res, joined
+	}
+	if res, ok := p.checkBlockSeen(m.d); !ok {
+		return res, false
 	}
 	return p.queueAttestation(g, from, att)
 }
@@ -281,6 +290,7 @@ func (p *Pool) checkAttester(m *intake, attester uint64) (pos int, res Result, o
 // index past Config.MaxValidators is IGNOREd (not a rule of the specs).
 func (p *Pool) checkValidatorBound(index uint64) (Result, bool) {
 	if index >= p.cfg.MaxValidators {
+		p.hit(boundValidators)
 		return ignoref(ErrPoolFull, "validator index %d past MaxValidators", index), false
 	}
 	return Result{}, true
@@ -356,6 +366,7 @@ func (p *Pool) checkAttestationSeenLocked(g *group) Result {
 // it shares its verdict.
 func (p *Pool) joinLocked(lead *group, r *request) (Result, bool) {
 	if p.followers >= p.cfg.MaxPending {
+		p.hit(boundPending)
 		return ignore(ErrQueueFull), false
 	}
 	p.followers++
@@ -369,7 +380,7 @@ func (p *Pool) queueAttestation(g *group, from Peer, att *attestation.SingleAtte
 	pk, undecoded, res := p.attesterKey(g, from, att.AttesterIndex)
 	if pk == nil {
 		if res.Verdict == Reject { // an invalid signature, as if verified
-			p.batch.taint(from)
+			p.taint(from)
 		}
 		return res, false
 	}
@@ -437,8 +448,9 @@ func (p *Pool) enqueue(g *group, jobs ...*job) (Result, bool) {
 		p.mu.Unlock()
 		return Result{}, true
 	}
-	if g.t.stored && !p.store.canStore(g.agg) {
+	if g.t.stored && !p.store.canStore(g.agg, max(1, len(g.attesters))) {
 		p.mu.Unlock()
+		p.hit(boundStore)
 		return ignore(ErrPoolFull), false
 	}
 	if !p.reserveLocked(g.owner, len(jobs)) {
@@ -450,8 +462,13 @@ func (p *Pool) enqueue(g *group, jobs ...*job) (Result, bool) {
 	}
 	g.reqs[0].g = g
 	p.mu.Unlock()
-	if !p.batch.add(jobs...) {
+	switch p.batch.admit(jobs...) {
+	case admitClosed:
 		p.answerClosed(g)
+		return Result{}, true
+	case admitLaneFull:
+		p.hit(boundLane)
+		p.answerUnqueued(g, ignoref(ErrQueueFull, "isolated peer's lane full"))
 		return Result{}, true
 	}
 	if g.dropped.Load() { // its caller went while its sets were queued
@@ -462,7 +479,11 @@ func (p *Pool) enqueue(g *group, jobs ...*job) (Result, bool) {
 
 // answerClosed answers a group the batcher refused, closed meanwhile
 // (copies may have joined it), and gives back its places.
-func (p *Pool) answerClosed(g *group) {
+func (p *Pool) answerClosed(g *group) { p.answerUnqueued(g, ignore(ErrClosed)) }
+
+// answerUnqueued answers res to the callers of a group the batcher refused
+// (copies may have joined it), and gives back its places.
+func (p *Pool) answerUnqueued(g *group, res Result) {
 	p.pending.Add(-int64(len(g.jobs)))
 	p.mu.Lock()
 	p.releasePeerLocked(g.owner, len(g.jobs))
@@ -471,7 +492,7 @@ func (p *Pool) answerClosed(g *group) {
 	g.reqs = nil
 	p.mu.Unlock()
 	for _, r := range reqs {
-		r.resolve(ignore(ErrClosed))
+		r.resolve(res)
 	}
 }
 

@@ -60,6 +60,9 @@ func (p *Pool) submitAggregate(r *request, from Peer, sap *attestation.SignedAgg
 	if res, ok := p.checkAggregator(m, sap.Message); !ok {
 		return res, false
 	}
+	if res, ok := p.checkBlockSeen(m.d); !ok {
+		return res, false
+	}
 	return p.queueAggregate(g, m, from, sap)
 }
 
@@ -202,14 +205,24 @@ func (p *Pool) queueAggregate(g *group, m *intake, from Peer, sap *attestation.S
 	if aggregator == nil {
 		return res, false
 	}
-	participantsKey, res := p.participantsKey(m.d.Slot, m.index, m.committee, g.bits)
-	if participantsKey == nil {
-		return res, false
+	// An isolated peer's aggregate has its participants' key summed by the
+	// isolated peers' goroutine, after its other two sets and only if they
+	// are valid (resolveKeys): a crafted aggregate that passes
+	// is_aggregator costs no key sum at intake.
+	participants, slot, index, committee, bits := (*crypto.PublicKey)(nil), m.d.Slot, m.index, m.committee, g.bits
+	later := p.batch.isolatedPeer(from)
+	if !later {
+		if participants, res = p.participantsKey(slot, index, committee, bits); participants == nil {
+			return res, false
+		}
 	}
 	g.attesters = p.sortedAttesters(m.d.Slot, m.index, m.committee, g.bits)
-	jobs, err := p.aggregateJobs(g, m, from, aggregator, participantsKey, aap.SelectionProof)
+	jobs, err := p.aggregateJobs(g, m, from, aggregator, participants, aap.SelectionProof)
 	if err != nil {
 		return rejectf(ErrMalformed, "%w", err), false
+	}
+	if later {
+		jobs[2].key = func() (*crypto.PublicKey, Result) { return p.participantsKey(slot, index, committee, bits) }
 	}
 	return p.enqueue(g, jobs...)
 }

@@ -42,6 +42,26 @@ func payloadAttestationSigVerdict(ok [aggregateSets]bool) Result {
 	return accepted
 }
 
+// checkBlockSeen is the block rule of both topics taken before the
+// signatures, as Prysm and Lighthouse take it: a message whose block the
+// node has not seen is IGNOREd before any signature work (its key sum, its
+// decompression, its verification), so that a message sent again and
+// again while its block is unknown costs a lookup each time, and the
+// verifier nothing. The specs list the rule after the signatures; it is an
+// IGNORE, whose message gossip may send again once the block is known, so
+// taking it first changes no verdict but that of a message both voting for
+// an unknown block and badly signed, which is IGNOREd instead of REJECTed.
+// chainChecks runs it again after the signatures: the node may have
+// dropped the block meanwhile.
+func (p *Pool) checkBlockSeen(d *attestation.AttestationData) (Result, bool) {
+	// [IGNORE] The block being voted for has been seen (via gossip or non-gossip sources)
+	// (MAY be queued until block is retrieved)
+	if seen, _ := p.node.Chain.Block(d.BeaconBlockRoot); !seen {
+		return ignore(ErrBlockUnknown), false
+	}
+	return Result{}, true
+}
+
 // chainChecks runs the chain-dependent rules common to both topics, after
 // the signatures as in the specs. A lookup the node cannot answer (the
 // target's checkpoint block) does not keep a later rule from REJECTing.

@@ -7,7 +7,7 @@ import (
 
 	"github.com/attpool/attpool/pool"
 	"github.com/attpool/attpool/pool/pooltest"
-	"github.com/attpool/attpool/verifier"
+	"github.com/attpool/attpool/verifier/baseline"
 )
 
 const benchSlot = 64
@@ -33,16 +33,12 @@ func loadSlot(b *testing.B) {
 // committees of 512, 32,768 SingleAttestations sharing one AttestationData)
 // from 64 goroutines and waits for every verdict. wall-s is the time from the
 // first submission to the last verdict. Cases: batched; batched with 1% of
-// the signatures invalid; the per-signature baseline (a verifier built with
-// verifier.Config.Individual) on the clean load. Every verdict is checked.
+// the signatures invalid; the per-signature baseline (baseline.EachAlone)
+// on the clean load. Every verdict is checked.
 func BenchmarkFullSlot(b *testing.B) {
 	loadSlot(b)
 	net := slotLoad.net
-	perSignature, err := verifier.New(verifier.Config{Individual: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer perSignature.Close()
+	perSignature := baseline.EachAlone{}
 	for _, c := range []struct {
 		name string
 		cfg  pool.Config

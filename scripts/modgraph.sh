@@ -23,7 +23,7 @@ repo="$(pwd)"
 forbidden='gnark-crypto|gonum\.org|go-fonts|go-latex|go-pdf|sbinet/gg|ajstarks/svgo|golang/freetype|golang\.org/x/image|libp2p|multiformats|progressbar|cheggaaa|schollz|uiprogress|mpb|go-eth2-client|dynamic-ssz'
 
 # The library's direct requirements: only the dependencies the module
-# layout allows (README, "Modules and versions").
+# layout allows (README, "Packages": the library and its nested modules).
 allowed='^(github\.com/supranational/blst|github\.com/ferranbt/fastssz|github\.com/prysmaticlabs/go-bitfield|github\.com/sirupsen/logrus|github\.com/prometheus/client_golang|github\.com/prometheus/client_model|golang\.org/x/sync)$'
 status=0
 

@@ -50,7 +50,7 @@ func BLSHandlers() []string {
 func blsHandler(c Case) (caseFunc, error) {
 	h, ok := blsHandlers[c.Handler]
 	if !ok {
-		return nil, skipf("no handler for bls/%s", c.Handler)
+		return nil, notCoveredf("no handler for bls/%s", c.Handler)
 	}
 	return func(c Case) error {
 		doc, err := readYAML(filepath.Join(c.Dir, "data.yaml"))

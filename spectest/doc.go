@@ -1,31 +1,33 @@
 // Package spectest runs the Ethereum consensus-spec test vectors
 // (ethereum/consensus-spec-tests layout) against attpool's own packages:
-// the BLS handlers of the "bls" runner against package crypto, and the
+// the handlers of the "bls" runner against package crypto, the
 // "ssz_static" runner against the SSZ containers of packages ssz and
-// attestation.
+// attestation, and the gossip-validation cases of the "networking" runner
+// against package pool.
 //
 // Who should use it: attpool developers and CI, to show that crypto, ssz and
 // attestation agree with the specs byte for byte. Application code has no
 // reason to import it. Most people run it either as a Go test
 //
-//	CONSENSUS_SPEC_TESTS=/path/to/consensus-spec-tests/tests go test ./spectest/
+//	CONSENSUS_SPEC_TESTS=../consensus-spec-tests/tests go test ./spectest/
 //
-// (a relative path is taken from the repository root, so
-// CONSENSUS_SPEC_TESTS=../consensus-spec-tests/tests, a clone beside the
-// repository, works from every package; without the variable the vector
+// (a relative path is taken from the repository root, so this folder beside
+// the repository works from every package; without the variable the vector
 // test skips itself and says so, and a variable naming a folder that does
 // not exist, or a file, fails it), or as a command that prints per-handler
 // counts and fails when no case ran:
 //
-//	go run ./spectest/cmd/spectest /path/to/consensus-spec-tests/tests
+//	go run ./spectest/cmd/spectest ../consensus-spec-tests/tests
 //
 // The folder given is a "tests" folder laid out as
 // <preset>/<fork>/<runner>/<handler>/<suite>/<case>/, for example
 // general/phase0/bls/verify/bls/verify_valid_case_2ea479adf8c40300/data.yaml
 // or mainnet/electra/ssz_static/Attestation/ssz_random/case_0/. [Discover]
-// lists the cases, [RunCase] runs one, and [Run] does both. A case that no
-// handler of this package understands is reported as skipped with the reason,
-// never silently passed; a malformed case is a failure, never a panic.
+// lists the cases, [RunCase] runs one, and [Run] does both. A case whose
+// runner or handler this package does not implement (a whole release holds
+// operations, fork_choice, sanity and many more) is reported as not covered
+// with the reason: never a failure, never counted as passed. A malformed case
+// of a handler it implements is a failure, never a panic.
 //
 // BLS handlers: verify, aggregate, aggregate_verify, fast_aggregate_verify,
 // eth_aggregate_pubkeys, eth_fast_aggregate_verify, sign, batch_verify,
@@ -55,7 +57,7 @@
 // anchor, as get_forkchoice_store makes it, or meta's finalized_checkpoint).
 // Each message is validated in order at current_time_ms + offset_ms (or at
 // its own current_time_ms, as the Gloas generators write it) and its verdict
-// compared with expected. Aggregates of the minimal preset are skipped: the
+// compared with expected. Aggregates of the minimal preset are not covered: the
 // pool's SignedAggregateAndProof is the mainnet preset's.
 //
 // ssz_static: for every registered container (see [SSZTypes]) a case's

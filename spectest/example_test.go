@@ -13,7 +13,7 @@ import (
 // Run walks a consensus-spec-tests "tests" folder and checks every case it
 // understands. Here we build a tiny tree by hand: one BLS verify case, in the
 // official layout general/<fork>/bls/<handler>/bls/<case>/data.yaml, and one
-// case of a handler this package does not know, which is skipped and named
+// case of a handler this package does not know, which is not covered and named
 // rather than silently passed. With the real vectors, point Run (or the
 // spectest command, or the Go test via CONSENSUS_SPEC_TESTS) at the
 // checkout's tests folder instead.
@@ -47,8 +47,8 @@ func Example() {
 	}
 	for _, r := range results {
 		switch {
-		case r.Skipped:
-			fmt.Printf("SKIP %s %s: %s\n", r.Handler, r.Case, r.Reason)
+		case r.NotCovered:
+			fmt.Printf("not covered %s %s: %s\n", r.Handler, r.Case, r.Reason)
 		case r.Err != nil:
 			fmt.Printf("FAIL %s %s: %v\n", r.Handler, r.Case, r.Err)
 		default:
@@ -58,7 +58,7 @@ func Example() {
 	_, total := spectest.Tally(results)
 	fmt.Println(total)
 	// Output:
-	// SKIP general/phase0/bls/sign_with_nonce bls/case_0: no handler for bls/sign_with_nonce
+	// not covered general/phase0/bls/sign_with_nonce bls/case_0: no handler for bls/sign_with_nonce
 	// ok   general/phase0/bls/verify bls/verify_example
-	// 1 passed, 0 failed, 1 skipped
+	// 1 passed, 0 failed, 1 not covered
 }

@@ -11,7 +11,7 @@ func TestPanicInHandlerIsAFailure(t *testing.T) {
 	}
 	defer delete(runners, "panicky")
 	r := RunCase(Case{Runner: "panicky", Handler: "h"})
-	if r.Skipped || r.Err == nil || !strings.Contains(r.Err.Error(), "boom") {
+	if r.NotCovered || r.Err == nil || !strings.Contains(r.Err.Error(), "boom") {
 		t.Errorf("got %+v, want a failure mentioning the panic", r)
 	}
 }

@@ -84,22 +84,22 @@ func NetworkingHandlers() []string {
 
 func networkingHandler(c Case) (caseFunc, error) {
 	if _, ok := gossipTopics[c.Handler]; !ok {
-		return nil, skipf("no handler for networking/%s (the pool validates beacon_attestation, beacon_aggregate_and_proof and payload_attestation_message)", c.Handler)
+		return nil, notCoveredf("no handler for networking/%s (the pool validates beacon_attestation, beacon_aggregate_and_proof and payload_attestation_message)", c.Handler)
 	}
 	switch c.Fork {
 	case "electra", "fulu", "gloas":
 	default:
-		return nil, skipf("networking/%s of %s: the pool validates the forms of Electra, Fulu and Gloas", c.Handler, c.Fork)
+		return nil, notCoveredf("networking/%s of %s: the pool validates the forms of Electra, Fulu and Gloas", c.Handler, c.Fork)
 	}
 	p, ok := presets[c.Preset]
 	if !ok {
-		return nil, skipf("no preset %q", c.Preset)
+		return nil, notCoveredf("no preset %q", c.Preset)
 	}
 	if c.Handler == "gossip_payload_attestation_message" && c.Fork != "gloas" {
-		return nil, skipf("networking/%s of %s: the topic exists from Gloas on", c.Handler, c.Fork)
+		return nil, notCoveredf("networking/%s of %s: the topic exists from Gloas on", c.Handler, c.Fork)
 	}
 	if c.Handler == "gossip_beacon_aggregate_and_proof" && c.Preset != "mainnet" {
-		return nil, skipf("networking/%s of the %s preset: the pool's SignedAggregateAndProof is the mainnet preset's", c.Handler, c.Preset)
+		return nil, notCoveredf("networking/%s of the %s preset: the pool's SignedAggregateAndProof is the mainnet preset's", c.Handler, c.Preset)
 	}
 	return func(c Case) error { return runGossipCase(c, p) }, nil
 }

@@ -160,7 +160,7 @@ func TestNetworkingCaseChangesFail(t *testing.T) {
 			}
 			editMeta(t, dir, c.old, c.new)
 			r := runOnly(t, root)
-			if r.Skipped || r.Err == nil || !strings.Contains(r.Err.Error(), c.want) {
+			if r.NotCovered || r.Err == nil || !strings.Contains(r.Err.Error(), c.want) {
 				t.Errorf("got %+v, want a failure mentioning %q", r, c.want)
 			}
 		})
@@ -168,7 +168,7 @@ func TestNetworkingCaseChangesFail(t *testing.T) {
 }
 
 // TestNetworkingSkips: topics, forks and presets the pool does not serve
-// are skipped with their reason.
+// are not covered, with their reason.
 func TestNetworkingSkips(t *testing.T) {
 	for _, c := range []struct {
 		c    Case
@@ -181,8 +181,8 @@ func TestNetworkingSkips(t *testing.T) {
 		{Case{Preset: "minimal", Fork: "electra", Runner: "networking", Handler: "gossip_beacon_aggregate_and_proof"}, "mainnet preset"},
 	} {
 		r := RunCase(c.c)
-		if !r.Skipped || !strings.Contains(r.Reason, c.want) {
-			t.Errorf("%s: %+v, want a skip mentioning %q", c.c.HandlerPath(), r, c.want)
+		if !r.NotCovered || !strings.Contains(r.Reason, c.want) {
+			t.Errorf("%s: %+v, want not covered, mentioning %q", c.c.HandlerPath(), r, c.want)
 		}
 	}
 }

@@ -30,27 +30,31 @@ func (c Case) HandlerPath() string {
 func (c Case) CasePath() string { return c.Suite + "/" + c.Name }
 
 // Result is the outcome of one case. Exactly one of three holds: it passed
-// (Err nil, Skipped false), it failed (Err non-nil), or no handler of this
-// package understands it (Skipped true, Reason says why).
+// (Err nil, NotCovered false), it failed (Err non-nil), or its runner or
+// handler is one this package does not implement (NotCovered true, Reason
+// says which). A case that is not covered is never a failure: a whole
+// consensus-spec-tests release holds many runners (operations, fork choice,
+// ...) that an attestation pool has no use for.
 type Result struct {
-	Handler string // Case.HandlerPath
-	Case    string // Case.CasePath
-	Dir     string // the case folder
-	Err     error
-	Skipped bool
-	Reason  string
+	Handler    string // Case.HandlerPath
+	Case       string // Case.CasePath
+	Dir        string // the case folder
+	Err        error
+	NotCovered bool
+	Reason     string
 }
 
 // Passed reports whether the case ran and passed.
-func (r Result) Passed() bool { return !r.Skipped && r.Err == nil }
+func (r Result) Passed() bool { return !r.NotCovered && r.Err == nil }
 
-// skipError tells RunCase that a case has no handler.
-type skipError struct{ reason string }
+// notCoveredError tells RunCase that no handler of this package covers a
+// case.
+type notCoveredError struct{ reason string }
 
-func (e *skipError) Error() string { return "skipped: " + e.reason }
+func (e *notCoveredError) Error() string { return "not covered: " + e.reason }
 
-func skipf(format string, args ...any) error {
-	return &skipError{reason: fmt.Sprintf(format, args...)}
+func notCoveredf(format string, args ...any) error {
+	return &notCoveredError{reason: fmt.Sprintf(format, args...)}
 }
 
 // caseFunc runs one case and returns nil when it passes.
@@ -124,23 +128,23 @@ func RunCase(c Case) (res Result) {
 	defer func() {
 		if p := recover(); p != nil {
 			res.Err = fmt.Errorf("panic: %v\n%s", p, debug.Stack())
-			res.Skipped, res.Reason = false, ""
+			res.NotCovered, res.Reason = false, ""
 		}
 	}()
 	var err error
 	choose, ok := runners[c.Runner]
 	if !ok {
-		err = skipf("no handler for runner %q (handler %q)", c.Runner, c.Handler)
+		err = notCoveredf("no handler for runner %q (handler %q)", c.Runner, c.Handler)
 	} else {
 		var f caseFunc
 		if f, err = choose(c); err == nil {
 			err = f(c)
 		}
 	}
-	var skip *skipError
+	var nc *notCoveredError
 	switch {
-	case errors.As(err, &skip):
-		res.Skipped, res.Reason = true, skip.reason
+	case errors.As(err, &nc):
+		res.NotCovered, res.Reason = true, nc.reason
 	case err != nil:
 		res.Err = err
 	}
@@ -164,14 +168,14 @@ func Run(root string) ([]Result, error) {
 // Count holds the tally of one handler (or, from [Tally], of all of them, with
 // Handler empty).
 type Count struct {
-	Handler                 string
-	Passed, Failed, Skipped int
+	Handler                    string
+	Passed, Failed, NotCovered int
 }
 
-// String formats the counts as "N passed, M failed, K skipped", prefixed by
-// "Handler: " when Handler is set.
+// String formats the counts as "N passed, M failed, K not covered", prefixed
+// by "Handler: " when Handler is set.
 func (c Count) String() string {
-	s := fmt.Sprintf("%d passed, %d failed, %d skipped", c.Passed, c.Failed, c.Skipped)
+	s := fmt.Sprintf("%d passed, %d failed, %d not covered", c.Passed, c.Failed, c.NotCovered)
 	if c.Handler != "" {
 		s = c.Handler + ": " + s
 	}
@@ -180,8 +184,8 @@ func (c Count) String() string {
 
 func (c *Count) add(r Result) {
 	switch {
-	case r.Skipped:
-		c.Skipped++
+	case r.NotCovered:
+		c.NotCovered++
 	case r.Err != nil:
 		c.Failed++
 	default:

@@ -41,14 +41,14 @@ func runOne(t *testing.T, root string) spectest.Result {
 func wantPass(t *testing.T, r spectest.Result) {
 	t.Helper()
 	if !r.Passed() {
-		t.Errorf("%s %s: want pass, got err=%v skipped=%v %s", r.Handler, r.Case, r.Err, r.Skipped, r.Reason)
+		t.Errorf("%s %s: want pass, got err=%v not covered=%v %s", r.Handler, r.Case, r.Err, r.NotCovered, r.Reason)
 	}
 }
 
 func wantFail(t *testing.T, r spectest.Result, substr string) {
 	t.Helper()
-	if r.Skipped || r.Err == nil {
-		t.Fatalf("%s %s: want failure, got err=%v skipped=%v %s", r.Handler, r.Case, r.Err, r.Skipped, r.Reason)
+	if r.NotCovered || r.Err == nil {
+		t.Fatalf("%s %s: want failure, got err=%v not covered=%v %s", r.Handler, r.Case, r.Err, r.NotCovered, r.Reason)
 	}
 	if !strings.Contains(r.Err.Error(), substr) {
 		t.Errorf("error %q does not mention %q", r.Err, substr)
@@ -76,7 +76,7 @@ func signed(t *testing.T, msg []byte) (pk, sig string) {
 	return hex.EncodeToString(p[:]), hex.EncodeToString(s[:])
 }
 
-func TestUnknownHandlersAreSkippedAndNamed(t *testing.T) {
+func TestUnknownHandlersAreNotCoveredAndNamed(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, root, "general/phase0/bls/frobnicate/bls/c1/data.yaml", "input: 1\noutput: true\n")
 	writeFile(t, root, "mainnet/phase0/operations/attestation/pyspec_tests/c2/pre.ssz_snappy", "")
@@ -90,16 +90,16 @@ func TestUnknownHandlersAreSkippedAndNamed(t *testing.T) {
 	}
 	for i, name := range []string{"frobnicate", "BeaconState", "operations"} { // lexical order of paths
 		r := results[i]
-		if !r.Skipped || r.Err != nil || r.Passed() {
-			t.Errorf("%s %s: want skipped, got %+v", r.Handler, r.Case, r)
+		if !r.NotCovered || r.Err != nil || r.Passed() {
+			t.Errorf("%s %s: want not covered, got %+v", r.Handler, r.Case, r)
 		}
 		if !strings.Contains(r.Reason, name) {
 			t.Errorf("reason %q does not name %q", r.Reason, name)
 		}
 	}
 	_, total := spectest.Tally(results)
-	if total != (spectest.Count{Skipped: 3}) {
-		t.Errorf("total = %+v, want 3 skipped", total)
+	if total != (spectest.Count{NotCovered: 3}) {
+		t.Errorf("total = %+v, want 3 not covered", total)
 	}
 }
 
@@ -116,7 +116,7 @@ func TestMalformedCasesFailWithoutPanic(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			r := runOne(t, blsCase(t, "verify", data))
-			if r.Skipped || r.Err == nil {
+			if r.NotCovered || r.Err == nil {
 				t.Errorf("want failure, got %+v", r)
 			}
 		})
@@ -259,8 +259,8 @@ func TestSSZStaticCase(t *testing.T) {
 	wantFail(t, runOne(t, sszCase(t, "phase0", "mainnet", "Checkpoint", enc, value+"extra: 1\n", roots)), "extra")
 	wantFail(t, runOne(t, sszCase(t, "phase0", "mainnet", "Checkpoint", enc[:39], value, roots)), "UnmarshalSSZ")
 	r := runOne(t, sszCase(t, "phase0", "mainnet", "NoSuchType", enc, value, roots))
-	if !r.Skipped || !strings.Contains(r.Reason, "NoSuchType") {
-		t.Errorf("unregistered type: got %+v, want skipped and named", r)
+	if !r.NotCovered || !strings.Contains(r.Reason, "NoSuchType") {
+		t.Errorf("unregistered type: got %+v, want not covered and named", r)
 	}
 }
 
@@ -359,17 +359,17 @@ func TestDiscoverErrors(t *testing.T) {
 
 func TestTally(t *testing.T) {
 	results := []spectest.Result{
-		{Handler: "a"}, {Handler: "a", Err: fmt.Errorf("x")}, {Handler: "b", Skipped: true}, {Handler: "a"},
+		{Handler: "a"}, {Handler: "a", Err: fmt.Errorf("x")}, {Handler: "b", NotCovered: true}, {Handler: "a"},
 	}
 	hs, total := spectest.Tally(results)
-	want := []spectest.Count{{Handler: "a", Passed: 2, Failed: 1}, {Handler: "b", Skipped: 1}}
+	want := []spectest.Count{{Handler: "a", Passed: 2, Failed: 1}, {Handler: "b", NotCovered: 1}}
 	if len(hs) != 2 || hs[0] != want[0] || hs[1] != want[1] {
 		t.Errorf("handlers = %+v, want %+v", hs, want)
 	}
-	if got := total.String(); got != "2 passed, 1 failed, 1 skipped" {
+	if got := total.String(); got != "2 passed, 1 failed, 1 not covered" {
 		t.Errorf("total = %q", got)
 	}
-	if got := hs[0].String(); got != "a: 2 passed, 1 failed, 0 skipped" {
+	if got := hs[0].String(); got != "a: 2 passed, 1 failed, 0 not covered" {
 		t.Errorf("handler line = %q", got)
 	}
 }
@@ -400,7 +400,7 @@ func TestGloasSSZStaticFixture(t *testing.T) {
 		t.Fatal(err)
 	}
 	handlers, total := spectest.Tally(results)
-	if total.Failed != 0 || total.Skipped != 0 || total.Passed != 56 || len(handlers) != 14 {
+	if total.Failed != 0 || total.NotCovered != 0 || total.Passed != 56 || len(handlers) != 14 {
 		for _, r := range results {
 			if !r.Passed() {
 				t.Errorf("%s %s: %v %s", r.Handler, r.Case, r.Err, r.Reason)

@@ -120,7 +120,7 @@ func SSZTypes() []TypeKey {
 func sszStaticHandler(c Case) (caseFunc, error) {
 	newObj, ok := SSZType(c.Fork, c.Preset, c.Handler)
 	if !ok {
-		return nil, skipf("no SSZ type registered for %s/%s/%s", c.Preset, c.Fork, c.Handler)
+		return nil, notCoveredf("no SSZ type registered for %s/%s/%s", c.Preset, c.Fork, c.Handler)
 	}
 	return func(c Case) error { return runSSZStatic(c.Dir, newObj) }, nil
 }

@@ -11,8 +11,10 @@ import (
 
 // TestConsensusSpecTests runs every case under $CONSENSUS_SPEC_TESTS (a
 // consensus-spec-tests "tests" folder; a relative path is taken from the
-// repository root) as a subtest named handler/case. It
-// fails on any failed or skipped case, and on a handler folder with no case.
+// repository root) as a subtest named handler/case. It fails on any failed
+// case and on a handler folder with no case; a case whose runner or handler
+// the package does not implement is not covered, a skipped subtest that
+// says so, never a failure (a whole release holds many such runners).
 func TestConsensusSpecTests(t *testing.T) {
 	root := testenv.SpecTests(t)
 	cases, err := spectest.Discover(root)
@@ -40,8 +42,8 @@ func TestConsensusSpecTests(t *testing.T) {
 					r := spectest.RunCase(c)
 					results = append(results, r)
 					switch {
-					case r.Skipped:
-						t.Errorf("skipped: %s (%s)", r.Reason, c.Dir)
+					case r.NotCovered:
+						t.Skipf("not covered: %s", r.Reason)
 					case r.Err != nil:
 						t.Errorf("%v (%s)", r.Err, c.Dir)
 					}
@@ -52,8 +54,8 @@ func TestConsensusSpecTests(t *testing.T) {
 
 	handlers, total := spectest.Tally(results)
 	t.Logf("%d handlers: %v", len(handlers), total)
-	if total.Skipped != 0 {
-		t.Errorf("%d cases skipped, want none", total.Skipped)
+	if total.Passed+total.Failed == 0 {
+		t.Errorf("no case under %s is covered", root)
 	}
 	// Every handler folder present must contribute cases.
 	dirs, err := filepath.Glob(filepath.Join(root, "*", "*", "*", "*"))

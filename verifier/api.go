@@ -4,8 +4,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/attpool/attpool/crypto"
-	"github.com/attpool/attpool/internal/blspoint"
 	"github.com/attpool/attpool/internal/curve"
 )
 
@@ -51,52 +49,48 @@ func (v *Verifier) Close() { v.w.close() }
 // Verify returns one verdict per set, in order: verdicts[i] is what verifying
 // sets[i] alone would say (the specs' Verify: the signature decodes to a
 // point of G2 and pairs with the key and the root). A nil PublicKey gives
-// false. Sets sharing a Root are checked together; see the package doc for
+// false. Sets sharing a Root are checked together; see docs/DESIGN.md for
 // the method and its soundness.
 func (v *Verifier) Verify(sets []Set) []bool {
 	v.stats.calls.Add(1)
 	v.stats.sets.Add(int64(len(sets)))
-	if v.cfg.Individual {
-		return v.verifyEach(sets)
-	}
 	return v.verify(sets, &v.recent, nil, nil)
 }
 
-// VerifyStream is Verify that reports each verdict through report instead
-// of returning them: report(i, valid) is called exactly once for every index
-// of sets, never concurrently with itself, and all calls have returned when
-// VerifyStream does. A verdict is reported as soon as a check has decided
-// it, before the rest of the call is resolved (the sets of a passing half
-// or part of a failing call, the call less the ranges still searched), so a
-// caller can answer those sets early. report runs on the goroutine that
-// called VerifyStream, between the call's steps: a slow report delays the
-// call's own search (not other calls'). The verdicts are those Verify would
-// return.
+// VerifyStream is Verify that reports each verdict through report instead of
+// returning them. report(i, valid) is called exactly once for every index of
+// sets, never concurrently with itself. All calls have returned when
+// VerifyStream does.
+//
+// A verdict is reported as soon as a check has decided it, before the rest of
+// the call is resolved. So a caller can answer early the sets of a passing
+// part of a failing call. report runs on the calling goroutine, between the
+// call's steps: a slow report delays this call's search, not other calls'. The
+// verdicts are those Verify would return.
 func (v *Verifier) VerifyStream(sets []Set, report func(i int, valid bool)) {
 	v.VerifyStreamSearch(sets, report, nil)
 }
 
-// VerifyStreamSearch is VerifyStream that also calls searching (when not
-// nil), at most once and on the calling goroutine, as soon as the call's
-// check of its sets together has failed and it goes on to find the invalid
-// ones: from then on the call takes longer than a passing one, so a caller
-// that would queue more work behind it can hand that work to another
-// goroutine instead. A call that passes, or whose only invalid sets are
-// those that do not decode, never calls it; with Config.Individual no call
-// does.
+// VerifyStreamSearch is VerifyStream that also calls searching, when not nil,
+// at most once. It runs on the calling goroutine as soon as the check of all
+// sets together has failed. From then on the call takes longer than a passing
+// one, so a caller can hand the work it would queue behind it to another
+// goroutine. A call that passes, or whose only invalid sets do not decode,
+// never calls it.
 func (v *Verifier) VerifyStreamSearch(sets []Set, report func(i int, valid bool), searching func()) {
 	v.stream(sets, &v.recent, report, searching)
 }
 
-// VerifySuspect is VerifyStream for sets the caller already suspects of
-// holding invalid signatures, such as those of a peer that recently sent
-// some: the invalid share of the recent calls, which decides how a failing
-// call searches for its invalid sets (when it is high, a failing call checks
-// every set alone), is kept apart for these calls. A caller that verifies a
-// suspect source's sets this way cannot make the failing calls of the
-// Verifier's other users, which trust their sources more, check every set
-// alone; and the suspect calls' searches follow the suspect calls' share.
-// The verdicts are those Verify would return.
+// VerifySuspect is VerifyStream for sets the caller already suspects, such as
+// those of a peer that recently sent invalid signatures. These calls keep
+// their own recent invalid share, which decides how a failing call searches.
+// When that share is high, a failing call checks every set alone.
+//
+// Their signing roots never enter the cache of roots hashed to G2
+// (Config.HashCacheSize). They use a root the other calls cached, but a root
+// they miss is hashed for the call alone. So a suspect source cannot make the
+// other users' failing calls check every set alone, nor evict their roots. The
+// verdicts are those Verify would return.
 func (v *Verifier) VerifySuspect(sets []Set, report func(i int, valid bool)) {
 	v.stream(sets, &v.suspect, report, nil)
 }
@@ -106,31 +100,7 @@ func (v *Verifier) VerifySuspect(sets []Set, report func(i int, valid bool)) {
 func (v *Verifier) stream(sets []Set, share *invalidShare, report func(i int, valid bool), searching func()) {
 	v.stats.calls.Add(1)
 	v.stats.sets.Add(int64(len(sets)))
-	if v.cfg.Individual {
-		for i, ok := range v.verifyEach(sets) {
-			report(i, ok)
-		}
-		return
-	}
 	v.verify(sets, share, report, searching)
-}
-
-// verifyEach checks every set alone, in parallel (Config.Individual).
-func (v *Verifier) verifyEach(sets []Set) []bool {
-	out := make([]bool, len(sets))
-	v.w.forEach(v.cfg.Workers, len(sets), 1, func(i int) {
-		s := &sets[i]
-		if s.Decoded != nil { // Verify checks the subgroup
-			out[i] = crypto.Verify(s.PublicKey, s.Root[:], s.Decoded)
-			return
-		}
-		var sig crypto.Signature
-		if _, err := sig.SetBytes(s.Signature[:]); err == nil {
-			out[i] = crypto.Verify(s.PublicKey, s.Root[:], &sig)
-		}
-	})
-	v.stats.individual.Add(int64(len(sets)))
-	return out
 }
 
 // Stats are cumulative counters of a Verifier's work.
@@ -169,109 +139,4 @@ func (v *Verifier) Stats() Stats {
 		Located:           v.stats.located.Load(),
 		HashCacheHits:     v.hashes.hits.Load(),
 	}
-}
-
-// hashCache keeps the hashes to G2 of recent signing roots (a slot's
-// attestations share one or two): two generations of at most size entries
-// each, the older dropped when the newer fills. A root found again (one
-// that many calls meet) also keeps its hash's Miller-loop lines, made on
-// its second call, for at most hashLinesMax roots over both generations.
-type hashCache struct {
-	mu        sync.RWMutex
-	size      int
-	cur, prev map[[32]byte]*hashEntry
-	lines     int // entries of cur and prev with lines
-	hits      atomic.Int64
-}
-
-type hashEntry struct {
-	h     curve.G2Affine
-	lines *curve.Lines // nil until the root is found again
-}
-
-// hashLinesMax bounds the roots whose lines the cache keeps: 64 of 19,584
-// bytes, 1.25 MB. A node meets a few roots in many calls (a slot's
-// attestation data, the slot's selection-proof root); the aggregate topic's
-// own roots, one per aggregator, are met once and get none.
-const hashLinesMax = 64
-
-func newHashCache(size int) *hashCache {
-	return &hashCache{size: size, cur: make(map[[32]byte]*hashEntry)}
-}
-
-// get returns root's hash to G2 and, when kept, its lines (else nil).
-func (h *hashCache) get(root [32]byte) (curve.G2Affine, *curve.Lines) {
-	if h.size <= 0 {
-		return *blspoint.Message(crypto.HashMessage(root[:])), nil
-	}
-	h.mu.RLock()
-	e, ok := h.cur[root]
-	if !ok {
-		e, ok = h.prev[root]
-	}
-	var p curve.G2Affine
-	var lines *curve.Lines
-	wantLines := false
-	if ok {
-		p, lines = e.h, e.lines
-		wantLines = lines == nil && h.lines < hashLinesMax
-	}
-	h.mu.RUnlock()
-	if ok {
-		h.hits.Add(1)
-		if wantLines {
-			lines = curve.NewLines(&p)
-			h.keepLines(root, e, lines)
-		}
-		return p, lines
-	}
-	return h.insert(root, *blspoint.Message(crypto.HashMessage(root[:])))
-}
-
-// insert adds root's hash p after a miss and returns the entry's hash and
-// lines. A call that missed root at the same time may have inserted it
-// first, perhaps with lines since: that entry is kept (replacing it would
-// drop its lines while h.lines still counted them).
-func (h *hashCache) insert(root [32]byte, p curve.G2Affine) (curve.G2Affine, *curve.Lines) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	e, ok := h.cur[root]
-	if !ok {
-		e, ok = h.prev[root]
-	}
-	if ok {
-		return e.h, e.lines
-	}
-	if len(h.cur) >= h.size {
-		h.lines -= h.countLines(h.prev)
-		h.prev, h.cur = h.cur, make(map[[32]byte]*hashEntry, h.size)
-	}
-	h.cur[root] = &hashEntry{h: p}
-	return p, nil
-}
-
-// keepLines stores lines in e, root's entry, when e is still in the cache
-// and has none (another call may have made them meanwhile).
-func (h *hashCache) keepLines(root [32]byte, e *hashEntry, lines *curve.Lines) {
-	if lines == nil {
-		return
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if e.lines != nil || h.lines >= hashLinesMax || (h.cur[root] != e && h.prev[root] != e) {
-		return
-	}
-	e.lines = lines
-	h.lines++
-}
-
-// countLines is the number of m's entries with lines.
-func (h *hashCache) countLines(m map[[32]byte]*hashEntry) int {
-	n := 0
-	for _, e := range m {
-		if e.lines != nil {
-			n++
-		}
-	}
-	return n
 }

@@ -55,7 +55,7 @@ func TestWholeFirstFollowsShare(t *testing.T) {
 	single := func() float64 { return v.recent.singleShare(n) }
 	first := func() bool { // the choice for a failing call of n sets over one root
 		c := &call{v: v, share: &v.recent, gOf: make([]int, n)}
-		return c.wholeFirst(node{lo: 0, hi: n}, n/locatePartSize)
+		return c.wholeFirst(blindedRange{lo: 0, hi: n}, n/locatePartSize)
 	}
 	if single() != 1 || !first() {
 		t.Fatalf("no history: a single invalid set has chance %.2f, whole call first %v", single(), first())
@@ -93,19 +93,19 @@ func checkVerdicts(t *testing.T, v *Verifier, sets []Set, exp []bool) {
 // invalid: a range or two of a 1,024-set call) and not when they are most
 // of it (5%: most parts hold several invalid sets).
 func TestOutsidePays(t *testing.T) {
-	whole := node{lo: 0, hi: 1024}
-	ranges := func(sizes ...int) []pnode {
-		var ps []pnode
+	whole := blindedRange{lo: 0, hi: 1024}
+	ranges := func(sizes ...int) []plainRange {
+		var ps []plainRange
 		lo := 0
 		for _, n := range sizes {
-			ps = append(ps, pnode{lo: lo, hi: lo + n})
+			ps = append(ps, plainRange{lo: lo, hi: lo + n})
 			lo += 2 * n
 		}
 		return ps
 	}
 	for _, tc := range []struct {
 		name string
-		open []pnode
+		open []plainRange
 		want bool
 	}{
 		{"two parts (1%)", ranges(64, 64), true},
@@ -327,7 +327,7 @@ func TestHalve(t *testing.T) {
 		c.decode()
 		c.hashRoots()
 		c.pks, c.pts = c.points()
-		p := pnode{lo: 0, hi: 64, base: 0, hasB: true, A: c.valueSerial(c.plainSums(0, 64))}
+		p := plainRange{lo: 0, hi: 64, base: 0, hasB: true, A: c.valueSerial(c.plainSums(0, 64))}
 		p.B = c.plainWeighted(&p, 0, 64)
 		h, checks := c.halve(p, false)
 		if checks != tc.checks {
@@ -378,9 +378,9 @@ func TestJointNames(t *testing.T) {
 		if tc.third {
 			B.Mul(&Z)
 		}
-		p := &pnode{lo: tc.lo, hi: tc.hi, base: tc.base, A: X, B: B}
-		l := &pnode{lo: tc.lo, hi: tc.mid, base: tc.base, A: X}
-		r := &pnode{lo: tc.mid, hi: tc.hi, base: tc.base, A: Y}
+		p := &plainRange{lo: tc.lo, hi: tc.hi, base: tc.base, A: X, B: B}
+		l := &plainRange{lo: tc.lo, hi: tc.mid, base: tc.base, A: X}
+		r := &plainRange{lo: tc.mid, hi: tc.hi, base: tc.base, A: Y}
 		l0 := *l
 		ok := jointNames(p, l, r)
 		if ok != tc.ok {

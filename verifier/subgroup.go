@@ -13,17 +13,17 @@ const subgroupLeaf = 4
 
 // dropOutsideG2 handles fused rounds that failed: some signature is outside
 // G2. Rather than checking every point alone, it follows a failing round sum
-// down to the point that makes it fail: the round's sum over the left half
-// of the range is computed with the same digits (one pair round) and the
-// right half's is the range's less it; a sum of points of G2 is in G2, so
-// one of the halves fails, and the descent goes there. At a few points,
-// each one's own subgroup check finds a point outside G2, which settles its
-// set as invalid; its terms leave every round sum (and its key's, for the
-// groups whose key sums come from the rounds), and the rounds are checked
-// again, until all are in G2. The rounds of the points left are then those
-// of their own digits: the fused check goes on with them and no fresh draw.
-// It reports false, leaving the call as it was, when the points outside G2
-// are too many for this to beat checking every point alone.
+// down to the point that makes it fail. The round's sum over a range's left
+// half costs one pair round with the same digits; the right half's is the
+// range's less it. A sum of points of G2 is in G2, so one half fails, and the
+// descent goes there.
+//
+// At a few points, each one's own subgroup check finds the point outside G2
+// and rejects its set. Its terms leave every round sum, its key's too where
+// key sums come from the rounds. The rounds are checked again until all are in
+// G2, and the fused check goes on with no fresh draw. It reports false,
+// leaving the call unchanged, when the points outside G2 are too many for the
+// descent to pay.
 func (c *call) dropOutsideG2(digits []uint8, R int, H []curve.G2, PG [][]curve.G1, big []int) ([]uint8, bool) {
 	m := len(c.cand)
 	work := append([]uint8(nil), digits...) // digits with the dropped points' zeroed

@@ -26,10 +26,9 @@ type Set struct {
 // Config configures a Verifier. A zero field means its default
 // ([DefaultConfig] gives them, each with its reason).
 type Config struct {
-	// SecurityBits is the soundness of a call: a call that holds an invalid
-	// signature accepts it with probability at most 2^-SecurityBits (the
-	// bound covers all the checks the call makes; see the package doc): 64
-	// or 128.
+	// SecurityBits bounds a call's error: a call holding an invalid
+	// signature accepts it with probability at most 2^-SecurityBits, over
+	// all its checks. It is 64 or 128.
 	SecurityBits int
 	// Workers is the number of goroutines the Verifier owns (0 means the
 	// default); the caller of Verify runs beside them.
@@ -38,36 +37,23 @@ type Config struct {
 	// generations of this many entries, and the lines of at most 64 of them
 	// (0 means the default; negative disables the cache).
 	HashCacheSize int
-	// Individual makes Verify check every set alone, in parallel: the
-	// per-signature baseline, for benchmarks and comparisons.
-	Individual bool
 }
 
 // DefaultConfig returns the configuration the zero Config stands for. A
 // function, so no caller can change the defaults of another.
 func DefaultConfig() Config {
 	return Config{
-		// The level of the clients' batch verifiers (64-bit blinding
-		// scalars); an attacker gets one try per signature sent, not an
-		// offline search. 128 costs about twice the subgroup rounds (20 and
-		// 38, roundsFor).
+		// The clients' batch verifiers use 64-bit blinding; an
+		// attacker gets one try per signature sent. 128 bits doubles
+		// the subgroup rounds: 36 against 18.
 		SecurityBits: 64,
 		// One per core: the work is all CPU, so more goroutines than cores
 		// only add switching and fewer leave cores idle.
 		Workers: runtime.GOMAXPROCS(0),
-		// A slot's attestations share a few signing roots (most attesters
-		// vote for the same head), so 1024 keeps every recent root of the
-		// attestation topics over many slots, in at most 2 x 1024 entries of
-		// 192 bytes of point and 32 of root (under 1 MiB with the maps'
-		// overhead), each sparing a hash to G2 (0.2-0.3 ms,
-		// BenchmarkCrypto/HashToG2 on a 2-core machine). Roots seen once
-		// (aggregates' own messages) pass through the two generations
-		// without crowding the common ones out for long.
-		// The roots found again also keep their hashes' Miller-loop lines,
-		// 19,584 bytes each, for at most 64 roots (1.25 MB more).
+		// A slot's attestations share a few roots, so 1024 keeps every
+		// recent root under 1 MiB. Each hit spares a hash to G2; roots
+		// seen once pass through without crowding the others.
 		HashCacheSize: 1024,
-		// Off: the batch method is the point of the package.
-		Individual: false,
 	}
 }
 

@@ -495,7 +495,7 @@ func TestPlannerPath(t *testing.T) {
 	if s := v.Stats(); s.SubgroupFallbacks != 1 {
 		t.Fatalf("a point outside G2 in a 48-set call gave %d fused-round failures", s.SubgroupFallbacks)
 	}
-	// The threshold (engine.go's pathCosts): from 20 sets at 64 bits and
+	// The threshold (planner.go's pathCosts): from 20 sets at 64 bits and
 	// 27 at 128 the fused rounds run, below them each point's own check.
 	for _, c := range []struct{ bits, n, fallbacks int }{{64, 19, 0}, {64, 20, 1}, {128, 26, 0}, {128, 27, 1}} {
 		v := newVerifier(t, c.bits)
@@ -673,17 +673,6 @@ func concurrentAndClose(t *testing.T) {
 	}
 }
 
-func TestIndividualConfig(t *testing.T) {
-	v, err := New(Config{Individual: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer v.Close()
-	sets := sameRoot(t, 20, 0)
-	sets[2].Signature = sets[3].Signature
-	checkExact(t, v, sets)
-}
-
 func TestDigitSource(t *testing.T) {
 	ds := digitSource{r: newRand(), pos: 512}
 	var count [13]int
@@ -729,21 +718,7 @@ func TestDecodedSignatures(t *testing.T) {
 			checkExact(t, v, sets)
 		}
 	}
-	vi, err := New(Config{Individual: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer vi.Close()
-	sets := sameRoot(t, 4, 0)
-	sets[1].Signature = shifted(t, sets[1].Signature, &T)
-	for i := range sets {
-		var s crypto.Signature
-		if _, err := s.SetBytesNoSubgroupCheck(sets[i].Signature[:]); err != nil {
-			t.Fatal(err)
-		}
-		sets[i].Decoded = &s
-	}
-	checkExact(t, vi, sets)
+
 }
 
 // A large failing call goes through the locate step and the many-way split;

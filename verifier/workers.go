@@ -5,17 +5,16 @@ import (
 	"sync/atomic"
 )
 
-// workers is the Verifier's goroutine pool. The goroutines are started by
-// newWorkers and stopped by close. Each forEach is a job of chunks; its
-// caller runs chunks of its own job until none is left, so a call never
-// waits for a worker that is busy elsewhere, and calls made after close run
-// on the caller alone. The goroutines serve the open jobs in turn, one chunk
-// at a time: concurrent calls share them fairly, and one call's long search
-// (a run of forEach calls) cannot keep them from another call's work. A job
-// takes at most as many of them at once as its caller allows (a call sized
-// to its work) and than it has chunks beside the caller's, and opening it
-// wakes no more than that: a goroutine woken for nothing costs a wake-up and
-// the scheduler's search for work, on every step of every call.
+// workers is the Verifier's goroutine pool, started by newWorkers and stopped
+// by close. Each forEach is a job of chunks, and its caller runs chunks of its
+// own job until none is left. So a call never waits for a busy worker, and
+// calls after close run on the caller alone.
+//
+// The goroutines serve the open jobs in turn, one chunk at a time. Concurrent
+// calls share them fairly, and one call's long search cannot keep them from
+// another call. A job takes at most as many goroutines as its caller allows
+// and as it has chunks to spare. Opening it wakes no more than that: a
+// goroutine woken for nothing costs a wake-up and a search for work.
 type workers struct {
 	n      int
 	mu     sync.Mutex

@@ -1,45 +1,41 @@
 package main
 
-// The -report output of -latency: every figure as CSV (here) and the valid
-// messages' latency percentiles as a chart (latencychart.go). Nothing here
+// The -report output of -latency: every figure as CSV, and the report as
+// JSON for examples/cmd/benchcharts, which draws the charts. Nothing here
 // measures.
 
 import (
 	"encoding/csv"
+	"errors"
 	"io"
 	"path/filepath"
 	"slices"
 	"strconv"
 
-	"github.com/attpool/attpool/examples/internal/benchplot"
+	"github.com/attpool/attpool/examples/internal/benchreport"
 )
 
 // Report file names inside the -report directory.
 const (
-	latencyCSV = "latency.csv"
-	latencyPNG = "latency.png"
+	latencyCSV  = "latency.csv"
+	latencyJSON = "latency.json"
 )
 
-// writeLatencyReport writes dir/latency.csv and dir/latency.png, and with
-// a budget sweep dir/latency-budget.png.
+// writeLatencyReport writes dir/latency.csv and dir/latency.json.
 func writeLatencyReport(dir string, r *latencyReport) error {
-	m := benchplot.ThisMachine(r.Date)
+	m := benchreport.ThisMachine(r.Date)
 	m.Date, m.GOMAXPROCS = r.Date, r.GOMAXPROCS
-	err := benchplot.WriteReport(dir, latencyCSV, latencyPNG,
-		func(w io.Writer) error { return writeLatencyCSV(w, m, r) },
-		func(w io.Writer) error { return writeLatencyChart(w, m, r) })
-	if err == nil && r.hasBudgets() {
-		err = benchplot.WriteFile(filepath.Join(dir, budgetPNG), func(w io.Writer) error { return writeBudgetChart(w, m, r) })
-	}
-	return err
+	return errors.Join(
+		benchreport.WriteFile(filepath.Join(dir, latencyCSV), func(w io.Writer) error { return writeLatencyCSV(w, m, r) }),
+		benchreport.WriteJSON(filepath.Join(dir, latencyJSON), m, r))
 }
 
 var latencyCSVHeader = append([]string{"subnets", "invalid_share", "messages", "policy", "class", "metric",
-	"median", "min", "max", "runs"}, benchplot.MachineHeader...)
+	"median", "min", "max", "runs"}, benchreport.MachineHeader...)
 
 // writeLatencyCSV writes one row per figure of the report, each with the
 // machine's columns (those of the core sweep with their GOMAXPROCS).
-func writeLatencyCSV(w io.Writer, m benchplot.Machine, r *latencyReport) error {
+func writeLatencyCSV(w io.Writer, m benchreport.Machine, r *latencyReport) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(latencyCSVHeader); err != nil {
 		return err
@@ -59,8 +55,8 @@ func writeLatencyCSV(w io.Writer, m benchplot.Machine, r *latencyReport) error {
 }
 
 // writeLoadsCSV writes the rows of loads measured on m.
-func writeLoadsCSV(cw *csv.Writer, m benchplot.Machine, reps int, loads []loadResult) error {
-	num := benchplot.Num
+func writeLoadsCSV(cw *csv.Writer, m benchreport.Machine, reps int, loads []loadResult) error {
+	num := benchreport.Num
 	for _, l := range loads {
 		row := func(policy, class, metric string, s spread) error {
 			return cw.Write(append([]string{strconv.Itoa(l.Subnets), num(l.Invalid), strconv.Itoa(l.Messages), policy, class, metric,

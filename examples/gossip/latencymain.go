@@ -74,9 +74,9 @@ func latencyFlags(fs *flag.FlagSet) *latencyFlagSet {
 	fs.DurationVar(&f.maxDelay, "max-delay", 4*time.Second, "-latency: longest delay; a longer draw is drawn again")
 	fs.BoolVar(&f.realTime, "realtime", false, "-latency: do not skip the stretches in which no message is in flight")
 	fs.BoolVar(&f.quick, "quick", false, "-latency: a small quick run for tests (16,384 validators, 4 subnets, delays of tens of ms, 1 repetition), not graded against the targets")
-	fs.StringVar(&f.reportDir, "report", "", "-latency: also write `DIR`/latency.csv and DIR/latency.png")
+	fs.StringVar(&f.reportDir, "report", "", "-latency: also write `DIR`/latency.csv and DIR/latency.json (go run ./examples/cmd/benchcharts DIR draws the charts)")
 	fs.StringVar(&f.profileDir, "profiles", "", "-latency: write a CPU profile of each run to `DIR`/<policy>_<subnets>-<invalid>_<timed|burst>_p<GOMAXPROCS>_<rep>.pprof")
-	fs.StringVar(&f.budgets, "budgets", "", "-latency: also run attpool at each of these latency budgets, `LIST` of durations or milliseconds (0: none, the work-conserving rule), as policies attpool/<budget>; -report then draws "+budgetPNG)
+	fs.StringVar(&f.budgets, "budgets", "", "-latency: also run attpool at each of these latency budgets, `LIST` of durations or milliseconds (0: none, the work-conserving rule), as policies attpool/<budget>; benchcharts then draws latency-budget.png from -report")
 	fs.StringVar(&f.procs, "procs", "", "-latency: also run every load at each of these GOMAXPROCS values, `LIST` (the pool and verifier rebuilt for each), interleaved with the runs at the process's own")
 	fs.IntVar(&f.attackers, "attackers", 0, "-latency: give each message its forwarding peer, the invalid ones from this many attacker peers and the valid ones from 64 honest peers (0: no peers, so no peer isolation)")
 	return f
@@ -190,10 +190,8 @@ func latencyMain(f *latencyFlagSet, main config, asJSON bool) int {
 			fmt.Fprintln(os.Stderr, "gossip: report:", err)
 			return 2
 		}
-		fmt.Fprintf(os.Stderr, "gossip: wrote %s and %s\n", filepath.Join(f.reportDir, latencyCSV), filepath.Join(f.reportDir, latencyPNG))
-		if rep.hasBudgets() {
-			fmt.Fprintf(os.Stderr, "gossip: wrote %s\n", filepath.Join(f.reportDir, budgetPNG))
-		}
+		fmt.Fprintf(os.Stderr, "gossip: wrote %s and %s (charts: go run -trimpath ./examples/cmd/benchcharts %s)\n",
+			filepath.Join(f.reportDir, latencyCSV), filepath.Join(f.reportDir, latencyJSON), f.reportDir)
 	}
 	if rep.WrongVerdicts > 0 {
 		fmt.Fprintf(os.Stderr, "gossip: %d verdict(s) differ from the expected ones\n", rep.WrongVerdicts)

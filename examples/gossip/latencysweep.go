@@ -1,26 +1,19 @@
 package main
 
 // The sweeps of -latency: attpool at several latency budgets (-budgets),
-// drawn as its CPU against its valid p99 beside each client's point, and
-// the loads at several GOMAXPROCS values (-procs), as a table. Nothing here
-// measures.
+// whose CPU against valid p99 beside each client's point
+// examples/cmd/benchcharts draws from -report, and the loads at several
+// GOMAXPROCS values (-procs), as a table. Nothing here measures.
 
 import (
 	"fmt"
 	"io"
-	"math"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
-
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-
-	"github.com/attpool/attpool/examples/internal/benchplot"
 )
 
 // parseBudgets reads -budgets: durations ("5ms", "0"), a bare number
@@ -106,76 +99,4 @@ func (r *latencyReport) printCoreSweep(w io.Writer) {
 		fmt.Fprintln(tw)
 		tw.Flush()
 	}
-}
-
-// budgetPNG is the budget sweep's chart in the -report directory.
-const budgetPNG = "latency-budget.png"
-
-// hasBudgets reports whether the report holds a budget sweep.
-func (r *latencyReport) hasBudgets() bool {
-	return slices.ContainsFunc(r.Policies, func(p policy) bool { return strings.HasPrefix(p.Name, "attpool/") })
-}
-
-// writeBudgetChart draws one panel per load: each policy's CPU per 1,000
-// messages against its valid p99 (medians), attpool's budgets as one line
-// labelled with the budget, attpool's default and each client as points.
-func writeBudgetChart(w io.Writer, m benchplot.Machine, r *latencyReport) error {
-	title := fmt.Sprintf("attpool latency benchmark: CPU against valid attestations' p99, by latency budget, medians of %d interleaved runs\n%s, %s; arrival lognormal mean %v p95 %v after the deadline",
-		r.Reps, r.Date.Format("2006-01-02 15:04 MST"), m.Where(), r.Arrival.Mean, r.Arrival.P95)
-	return writePanels(w, title, r.Loads, budgetPanel)
-}
-
-// budgetPanel is one load's panel of the budget chart and its legend.
-func budgetPanel(l loadResult) (*plot.Plot, plot.Legend, error) {
-	p := plot.New()
-	p.Title.Text = fmt.Sprintf("%v (%s attestations, %s aggregates)", l.loadSpec, group(l.Messages-l.Aggregates), group(l.Aggregates))
-	p.X.Label.Text = "valid attestations' p99, ms (log)"
-	p.Y.Label.Text = "CPU s per 1,000 messages"
-	p.Add(plotter.NewGrid())
-	legend := plot.NewLegend()
-	legend.ThumbnailWidth = vg.Points(24)
-	point := func(pr policyResult) plotter.XY {
-		return plotter.XY{X: math.Max(pr.Valid.P99.Median, 1e-3), Y: pr.CPUPer1000.Median}
-	}
-	var curve plotter.XYs
-	var labels []string
-	var xs, ys []float64
-	style := 1
-	for _, pr := range l.Policies {
-		q := point(pr)
-		xs, ys = append(xs, q.X), append(ys, q.Y)
-		switch {
-		case strings.HasPrefix(pr.Policy, "attpool/"):
-			curve = append(curve, q)
-			labels = append(labels, strings.TrimPrefix(pr.Policy, "attpool/"))
-		default:
-			s := style
-			if pr.Policy == "attpool" {
-				s = 0
-			} else {
-				style++
-			}
-			name := pr.Policy
-			if name == "attpool" {
-				name = "attpool (default)"
-			}
-			if err := benchplot.AddSeries(p, &legend, name, plotter.XYs{q}, make(plotter.YErrors, 1), s, false); err != nil {
-				return nil, legend, err
-			}
-		}
-	}
-	if len(curve) > 0 {
-		if err := benchplot.AddSeries(p, &legend, "attpool by budget", curve, make(plotter.YErrors, len(curve)), 0, true); err != nil {
-			return nil, legend, err
-		}
-		lb, err := plotter.NewLabels(plotter.XYLabels{XYs: curve, Labels: labels})
-		if err != nil {
-			return nil, legend, err
-		}
-		lb.Offset = vg.Point{X: vg.Points(4), Y: vg.Points(4)}
-		p.Add(lb)
-	}
-	benchplot.SetLogX(p, xs)
-	p.Y.Min, p.Y.Max = 0, benchplot.NiceAbove(slices.Max(ys))
-	return p, legend, nil
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"io"
 	"maps"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -31,11 +32,14 @@ func TestRun(t *testing.T) {
 	if testing.Short() {
 		cfg.Slots = 1
 	}
+	var log strings.Builder
+	cfg.Log = &log
 	rep, err := run(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	table := tableOf(t, rep)
+	checkPhaseLines(t, log.String(), table, cfg.Baseline != baselineNone)
 
 	if rep.WrongVerdicts != 0 || len(rep.Wrong) != 0 {
 		t.Fatalf("%d wrong verdicts: %+v", rep.WrongVerdicts, rep.Wrong)
@@ -358,5 +362,52 @@ func TestFlags(t *testing.T) {
 	cfg.Validators = 4096
 	if _, err := run(cfg); err == nil || !strings.Contains(err.Error(), "-validators 4096") {
 		t.Errorf("run with 4,096 validators: %v", err)
+	}
+}
+
+// checkPhaseLines checks that the log announces each long phase before it
+// runs (each announcement comes before the line that reports the phase
+// done) and says what to expect, and that the table ends its verification
+// figures with the speedup and its reference.
+func checkPhaseLines(t *testing.T, log, table string, baseline bool) {
+	t.Helper()
+	steps := [][2]string{
+		{"deriving the keys of ", "derived "},
+		{"signing the slots' messages…", "signed "},
+		{"generating the slots' aggregates…", "generated the aggregates"},
+		{"verifying the clean load through the pool…", "batched, clean load:"},
+		{"verifying the gossip load (with the faults) through the pool…", "batched, gossip load:"},
+	}
+	if baseline {
+		steps = append(steps, [2]string{"verifying each signature alone (the baseline), clean load…", "per signature, clean load:"})
+		if want := "expect about " + referenceSpeedup; !strings.Contains(log, want) {
+			t.Errorf("the log does not say what to expect (%q):\n%s", want, log)
+		}
+		if want := "speedup of the pool over each signature alone, clean load: "; !strings.Contains(table, want) || !strings.Contains(table, "(reference: "+referenceSpeedup+")") {
+			t.Errorf("the table lacks %q with its reference", want)
+		}
+	}
+	for _, st := range steps {
+		before, after := strings.Index(log, st[0]), strings.Index(log, st[1])
+		if before < 0 || after < before {
+			t.Errorf("the log does not announce %q before %q:\n%s", st[0], st[1], log)
+		}
+	}
+}
+
+// TestReferenceSpeedup: the speedup the program names as what to expect is
+// the one docs/bench/RESULTS.md gives for the main job.
+func TestReferenceSpeedup(t *testing.T) {
+	results, err := os.ReadFile("../../docs/bench/RESULTS.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	speedup, rest, _ := strings.Cut(referenceSpeedup, " (docs/bench/RESULTS.md: ")
+	rest = strings.TrimSuffix(rest, ", 2 vCPUs)")
+	rest = strings.TrimPrefix(rest, "the clean load ")
+	for _, want := range []string{"## The main job and the full slot", rest + " (" + speedup + ")"} {
+		if !strings.Contains(string(results), want) {
+			t.Errorf("docs/bench/RESULTS.md does not say %q", want)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/attpool/attpool/examples/internal/benchreport"
 	"github.com/attpool/attpool/pool"
 	"github.com/attpool/attpool/pool/pooltest"
 )
@@ -19,7 +20,7 @@ import (
 // pool. The clean load is the same slots with every attestation valid:
 // verify_wall_seconds is its wall time through the batching pool,
 // baseline_wall_seconds through a pool that verifies every signature alone
-// (its SignatureVerifier built with verifier.Config.Individual), speedup
+// (its SignatureVerifier baseline.EachAlone), speedup
 // their ratio; clean_verdicts are its verdicts, heap_bytes the heap the pool
 // holds after it. The baseline is run on the gossip load too (baseline_faults_wall_seconds, faults_speedup).
 // Wall times run from the first submission to the last verdict, summed over
@@ -152,22 +153,7 @@ type blockSummary struct {
 }
 
 // group formats n with thousands separators: 1048576 -> "1,048,576".
-func group(n int) string {
-	s := fmt.Sprint(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
+func group(n int) string { return benchreport.Group(n) }
 
 // perSecond is n/s, 0 for no time.
 func perSecond(n int, s float64) float64 {
@@ -227,6 +213,9 @@ func (r *report) printTable(w io.Writer) {
 		row("per signature", "gossip", r.Messages, r.BaselineFaultsWallSeconds, fmt.Sprintf("%.1fx", r.FaultsSpeedup))
 	}
 	tw.Flush()
+	if r.BaselineWallSeconds > 0 {
+		fmt.Fprintf(w, "  speedup of the pool over each signature alone, clean load: %.1fx (reference: %s)\n", r.Speedup, referenceSpeedup)
+	}
 
 	fmt.Fprintf(w, "\nTopics (node on %d subnets; the topics arrive mixed)\n", r.Subnets)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)

@@ -8,9 +8,12 @@
 // and the pool's sizes; at the end it checks that heap and goroutines are
 // flat after the first two epochs run (#3 and later within -growth of #2
 // plus -slack-mib, goroutines within 2 of #2) and that no
-// verdict was wrong, and exits 1 if not.
+// verdict was wrong, and exits 1 if not. With -hostile the invalid
+// attestations come from that many hostile peers (isolated by the pool) and
+// the others from 64 honest peers.
 //
 //	go run ./examples/soak -epochs 10
+//	go run ./examples/soak -epochs 10 -invalid 0.01 -hostile 8
 package main
 
 import (
@@ -71,6 +74,7 @@ type options struct {
 	epochs                  int
 	invalid, withheld       float64
 	aggregators, goroutines int
+	hostile                 int
 	growth, slackMiB        float64
 }
 
@@ -83,6 +87,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (options, error) {
 	fs.Float64Var(&o.withheld, "withheld", 0.1, "share of attesters whose attestation arrives only inside aggregates")
 	fs.IntVar(&o.aggregators, "aggregators", 2, "aggregates sent per committee and slot")
 	fs.IntVar(&o.goroutines, "goroutines", 16, "submitting goroutines")
+	fs.IntVar(&o.hostile, "hostile", 0, "forward the invalid SingleAttestations from this many hostile peers and the others from 64 honest peers (0: no peers)")
 	fs.Float64Var(&o.growth, "growth", 1.25, "allowed heap growth of epochs 3+ over epoch 2")
 	fs.Float64Var(&o.slackMiB, "slack-mib", 4, "heap slack added to the allowed growth, MiB")
 	if err := cli.Parse(fs, args); err != nil {
@@ -95,6 +100,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (options, error) {
 		cli.Range("withheld", o.withheld, 0, 1),
 		cli.AtLeast("aggregators", o.aggregators, 0),
 		cli.AtLeast("goroutines", o.goroutines, 1),
+		cli.AtLeast("hostile", o.hostile, 0),
 		cli.AtLeast("growth", o.growth, 1),
 		cli.AtLeast("slack-mib", o.slackMiB, 0),
 	)
@@ -132,7 +138,7 @@ func main() {
 		r := row{epoch: firstSlot/32 + e}
 		for s := range uint64(32) {
 			slot := firstSlot + e*32 + s
-			wrong += runSlot(p, net, slot, o.invalid, o.withheld, o.aggregators, o.goroutines, &r)
+			wrong += runSlot(p, net, slot, o, &r)
 		}
 		r.wall = time.Since(start)
 		runtime.GC()
@@ -184,7 +190,8 @@ func main() {
 func mib(b uint64) string { return fmt.Sprintf("%.1fMiB", float64(b)/(1<<20)) }
 
 // runSlot plays one slot and returns the number of wrong verdicts.
-func runSlot(p *pool.Pool, net *pooltest.Network, slot uint64, invalid, withheld float64, aggregators, goroutines int, r *row) int {
+func runSlot(p *pool.Pool, net *pooltest.Network, slot uint64, o options, r *row) int {
+	invalid, withheld, aggregators, goroutines := o.invalid, o.withheld, o.aggregators, o.goroutines
 	// A proposer at the start of the slot packs the previous slots.
 	net.SetSlot(slot, 0)
 	r.blockAtts += p.AttestationsForBlock(slot, pool.BlockFilter{}).Len()
@@ -200,7 +207,7 @@ func runSlot(p *pool.Pool, net *pooltest.Network, slot uint64, invalid, withheld
 		singles = append(singles, m)
 	}
 	net.SetSlot(slot, 4*time.Second)
-	results, _ := pooltest.Submit(p, singles, goroutines)
+	results := submit(p, singles, goroutines, o.hostile)
 	tally := pooltest.Check(singles, results)
 	for _, res := range results {
 		r.atts.add(res.Verdict)
@@ -224,6 +231,37 @@ func runSlot(p *pool.Pool, net *pooltest.Network, slot uint64, invalid, withheld
 		}
 	}
 	return wrong
+}
+
+// submit submits msgs from goroutines goroutines and returns their
+// verdicts: without peers (hostile 0) as pooltest.Submit does; else the
+// invalid ones forwarded by one of hostile peers, the valid ones by one of
+// 64 honest peers.
+func submit(p *pool.Pool, msgs []pooltest.Message, goroutines, hostile int) []pool.Result {
+	if hostile == 0 {
+		results, _ := pooltest.Submit(p, msgs, goroutines)
+		return results
+	}
+	results := make([]pool.Result, len(msgs))
+	var wg sync.WaitGroup
+	for g := range goroutines {
+		wg.Go(func() {
+			var chans []<-chan pool.Result
+			for i := g; i < len(msgs); i += goroutines {
+				from := pool.Peer(fmt.Sprint("honest-", i%64))
+				if !msgs[i].Valid {
+					from = pool.Peer(fmt.Sprint("hostile-", i%hostile))
+				}
+				att, subnet := msgs[i].Att, msgs[i].Subnet
+				chans = append(chans, pooltest.Async(func() pool.Result { return p.ValidateAttestation(context.Background(), from, att, subnet) }))
+			}
+			for k, c := range chans {
+				results[g+k*goroutines] = <-c
+			}
+		})
+	}
+	wg.Wait()
+	return results
 }
 
 // hashShare maps (validator, slot) to [0, 1).

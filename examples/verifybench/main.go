@@ -36,7 +36,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/attpool/attpool/crypto"
-	"github.com/attpool/attpool/examples/internal/benchplot"
+	"github.com/attpool/attpool/examples/internal/benchreport"
 	"github.com/attpool/attpool/examples/internal/cli"
 	"github.com/attpool/attpool/examples/internal/interop"
 	"github.com/attpool/attpool/verifier"
@@ -107,7 +107,7 @@ func main() {
 		b.subgroupTable()
 	}
 	if o.reportDir != "" {
-		if err := writeReport(o.reportDir, benchplot.ThisMachine(started), b.results); err != nil {
+		if err := writeReport(o.reportDir, benchreport.ThisMachine(started), b.results); err != nil {
 			fmt.Fprintln(os.Stderr, "verifybench: report:", err)
 			b.close()
 			os.Exit(1)

@@ -13,6 +13,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 
@@ -22,6 +23,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/attpool/attpool/examples/internal/benchplot"
+	"github.com/attpool/attpool/examples/internal/benchreport"
 )
 
 // Report file names inside the -report directory.
@@ -102,22 +104,22 @@ func prepareReport(dir string) error {
 }
 
 // writeReport writes dir/verifybench.csv and dir/verifybench.png.
-func writeReport(dir string, m benchplot.Machine, ms []measurement) error {
+func writeReport(dir string, m benchreport.Machine, ms []measurement) error {
 	if err := prepareReport(dir); err != nil {
 		return err
 	}
-	return benchplot.WriteReport(dir, csvName, pngName,
-		func(w io.Writer) error { return writeCSV(w, m, ms) },
-		func(w io.Writer) error { return writeChart(w, m, ms) })
+	return errors.Join(
+		benchreport.WriteFile(filepath.Join(dir, csvName), func(w io.Writer) error { return writeCSV(w, m, ms) }),
+		benchreport.WriteFile(filepath.Join(dir, pngName), func(w io.Writer) error { return writeChart(w, m, ms) }))
 }
 
 var csvHeader = append([]string{"table", "method", "n", "k", "b", "value", "min", "max", "unit", "runs"},
-	benchplot.MachineHeader...)
+	benchreport.MachineHeader...)
 
 // writeCSV writes a header and one row per measurement, each row carrying
 // the machine's columns so that rows from several reports can be
 // concatenated.
-func writeCSV(w io.Writer, m benchplot.Machine, ms []measurement) error {
+func writeCSV(w io.Writer, m benchreport.Machine, ms []measurement) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(csvHeader); err != nil {
 		return err
@@ -128,7 +130,7 @@ func writeCSV(w io.Writer, m benchplot.Machine, ms []measurement) error {
 		}
 		return strconv.Itoa(x)
 	}
-	num := benchplot.Num
+	num := benchreport.Num
 	for _, x := range ms {
 		rec := append([]string{x.Table, x.Method, count(x.N), count(x.K), strconv.Itoa(x.B),
 			num(x.Value), num(x.Min), num(x.Max), x.Unit, strconv.Itoa(x.Runs)}, m.Columns()...)
@@ -149,7 +151,7 @@ func writeCSV(w io.Writer, m benchplot.Machine, ms []measurement) error {
 // its right; on the right, the ratios (c)/(d), each taken within a
 // repetition, with their range. Non-positive values cannot sit on a log axis
 // and are left out.
-func writeChart(w io.Writer, m benchplot.Machine, ms []measurement) error {
+func writeChart(w io.Writer, m benchreport.Machine, ms []measurement) error {
 	abs, legend, err := absolutePlot(m, ms)
 	if err != nil {
 		return err
@@ -174,7 +176,7 @@ const absoluteShare = 0.66
 // sizeLabel is the x label of both panels.
 const sizeLabel = "signatures sharing one signing root (n, log scale)"
 
-func absolutePlot(m benchplot.Machine, ms []measurement) (*plot.Plot, *plot.Legend, error) {
+func absolutePlot(m benchreport.Machine, ms []measurement) (*plot.Plot, *plot.Legend, error) {
 	p := plot.New()
 	where := m.Where()
 	runs := 0

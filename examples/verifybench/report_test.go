@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/attpool/attpool/examples/internal/benchplot"
+	"github.com/attpool/attpool/examples/internal/benchreport"
 )
 
 // fakeResults returns measurements shaped like a full run's: a same-root
@@ -43,8 +43,8 @@ func fakeResults(sizes []int) []measurement {
 	return ms
 }
 
-func fakeMachine() benchplot.Machine {
-	return benchplot.Machine{
+func fakeMachine() benchreport.Machine {
+	return benchreport.Machine{
 		Date:       time.Date(2025, 3, 14, 15, 9, 26, 0, time.UTC),
 		GOMAXPROCS: 2, GOOS: "linux", GOARCH: "amd64",
 		CPU: "Test CPU, 2 cores", // a comma must survive CSV quoting

@@ -5,7 +5,8 @@
 // whole batch is valid.
 //
 //   - [Individual]: every signature alone (what any client does on a failed
-//     batch).
+//     batch); [EachAlone] is the same as a pool.SignatureVerifier, the
+//     per-signature baseline.
 //   - [DistinctMessages]: the distinct-message batch of Prysm and Lighthouse
 //     (blst MultipleAggregateVerify, 64-bit blinding, one Miller loop per
 //     signature).
@@ -44,6 +45,13 @@ func Individual(sets []verifier.Set) []bool {
 	})
 	return out
 }
+
+// EachAlone is the per-signature baseline as a pool.SignatureVerifier: its
+// Verify is [Individual].
+type EachAlone struct{}
+
+// Verify checks every set alone, in parallel.
+func (EachAlone) Verify(sets []verifier.Set) []bool { return Individual(sets) }
 
 // signatureOf is a set's signature: its Decoded point when the caller
 // decoded it, else decoded from its bytes; with subgroup, only a point in G2

@@ -43,6 +43,7 @@ func testSets(t *testing.T, n int, bad ...int) []verifier.Set {
 func clients() map[string]interface{ Verify([]verifier.Set) []bool } {
 	return map[string]interface{ Verify([]verifier.Set) []bool }{
 		"prysm": Prysm{}, "lighthouse": Lighthouse{}, "lodestar": Lodestar{}, "teku": Teku{},
+		"each-alone": EachAlone{},
 	}
 }
 

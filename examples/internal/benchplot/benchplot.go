@@ -1,23 +1,17 @@
-// Package benchplot holds what the examples' benchmark reports share: the
-// machine a report was measured on, file writing, and gonum/plot charts
-// with colour-blind-safe lines, error bars for the range of the runs and
-// 1-2-5 log ticks. It measures nothing.
+// Package benchplot draws the charts of the examples' benchmark reports
+// (examples/cmd/benchcharts) with gonum/plot: colour-blind-safe lines,
+// error bars for the range of the runs and 1-2-5 log ticks. It reads the
+// JSON the benchmarks write under -report (package benchreport) and
+// measures nothing. The benchmarks themselves do not import it, so that
+// their builds carry no plotting library.
 package benchplot
 
 import (
-	"bufio"
-	"errors"
-	"fmt"
 	"image"
 	"image/color"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
-	"runtime"
 	"strconv"
-	"strings"
-	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -25,108 +19,6 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 )
-
-// Machine describes where and when measurements were taken.
-type Machine struct {
-	Date       time.Time
-	GOMAXPROCS int
-	GOOS       string
-	GOARCH     string
-	CPU        string // empty when unknown
-}
-
-// ThisMachine is the machine the program runs on, at now.
-func ThisMachine(now time.Time) Machine {
-	return Machine{
-		Date:       now.UTC(),
-		GOMAXPROCS: runtime.GOMAXPROCS(0),
-		GOOS:       runtime.GOOS,
-		GOARCH:     runtime.GOARCH,
-		CPU:        CPUModel("/proc/cpuinfo"),
-	}
-}
-
-// Where is the machine for a chart's title: "AMD EPYC, GOMAXPROCS=2,
-// linux/amd64".
-func (m Machine) Where() string {
-	where := fmt.Sprintf("GOMAXPROCS=%d, %s/%s", m.GOMAXPROCS, m.GOOS, m.GOARCH)
-	if m.CPU != "" {
-		where = m.CPU + ", " + where
-	}
-	return where
-}
-
-// MachineHeader names the columns of Columns, which every row of a
-// report's CSV ends with, so that rows of several reports can be
-// concatenated.
-var MachineHeader = []string{"date", "gomaxprocs", "goos", "goarch", "cpu"}
-
-// Columns are m's CSV columns (MachineHeader).
-func (m Machine) Columns() []string {
-	return []string{m.Date.Format(time.RFC3339), strconv.Itoa(m.GOMAXPROCS), m.GOOS, m.GOARCH, m.CPU}
-}
-
-// Num formats a measured figure for a CSV: the shortest exact form.
-func Num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-
-// CPUModel returns the processor's model name from a /proc/cpuinfo file, or
-// "" when the file is missing or names none.
-func CPUModel(path string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	return ParseCPUModel(f)
-}
-
-// ParseCPUModel reads the model name from the text of a /proc/cpuinfo.
-func ParseCPUModel(r io.Reader) string {
-	sc := bufio.NewScanner(r)
-	for sc.Scan() {
-		key, val, ok := strings.Cut(sc.Text(), ":")
-		if !ok {
-			continue
-		}
-		switch strings.TrimSpace(key) {
-		case "model name", "Model", "cpu model", "Processor":
-			if v := strings.Join(strings.Fields(val), " "); v != "" {
-				return v
-			}
-		}
-	}
-	return ""
-}
-
-// WriteFile creates path and writes it with write, buffered; the error
-// names the path.
-func WriteFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(f)
-	err = write(bw)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
-}
-
-// WriteReport writes a report's two files, dir/csvName with writeCSV and
-// dir/pngName with writePNG; the error names each file that failed.
-func WriteReport(dir, csvName, pngName string, writeCSV, writePNG func(io.Writer) error) error {
-	return errors.Join(
-		WriteFile(filepath.Join(dir, csvName), writeCSV),
-		WriteFile(filepath.Join(dir, pngName), writePNG),
-	)
-}
 
 // WritePNG draws a widthPx x heightPx image at dpi with paint and writes it
 // as PNG.

@@ -7,12 +7,16 @@
 //	go run ./spectest/cmd/spectest -dir PATH
 //
 // PATH is a consensus-spec-tests "tests" folder
-// (<preset>/<fork>/<runner>/<handler>/<suite>/<case>/). It prints one line per
-// handler with its counts, names each failed or skipped case under it, and
-// ends with the line "N passed, M failed, K skipped". The exit status is 0
-// when nothing failed and at least one case ran, 1 when a case failed, and 2
-// for a usage error, a folder that cannot be read, or a folder where no case
-// ran (none found, or all skipped: for example the folder above tests/); it
+// (<preset>/<fork>/<runner>/<handler>/<suite>/<case>/), such as a whole
+// consensus-spec-tests release. It prints one line per handler it covers
+// with its counts and names each failed case under it; then one line per
+// handler it does not cover (a runner or handler it does not implement, such
+// as operations or fork_choice), with its case count and why; and ends with
+// the line "N passed, M failed, K not covered (H of T handlers not covered)".
+// A case that is not covered is never a failure. The exit status is 0 when
+// nothing failed and at least one case ran, 1 when a case failed, and 2 for
+// a usage error, a folder that cannot be read, or a folder where no case ran
+// (none found, or none covered: for example the folder above tests/); it
 // then says which folder layout it expected. -h prints the usage and exits 0.
 package main
 
@@ -66,7 +70,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	handlers, total := spectest.Tally(results)
 	printResults(stdout, results, handlers, total)
 	if total.Passed+total.Failed == 0 {
-		fmt.Fprintf(stderr, "spectest: no case ran under %s (%d found, all skipped): want %s%s\n",
+		fmt.Fprintf(stderr, "spectest: no case ran under %s (%d found, none covered): want %s%s\n",
 			dir, len(results), layout, hint(dir))
 		return 2
 	}
@@ -96,23 +100,38 @@ func hint(dir string) string {
 	return ""
 }
 
+// printResults prints the covered handlers with their failures, then the
+// handlers not covered, one line each, then the total.
 func printResults(stdout io.Writer, results []spectest.Result, handlers []spectest.Count, total spectest.Count) {
 	byHandler := map[string][]spectest.Result{}
 	for _, r := range results {
 		byHandler[r.Handler] = append(byHandler[r.Handler], r)
 	}
+	var notCovered []spectest.Count
 	for _, h := range handlers {
+		if h.Passed+h.Failed == 0 {
+			notCovered = append(notCovered, h)
+			continue
+		}
 		fmt.Fprintln(stdout, h)
 		for _, r := range byHandler[h.Handler] {
-			switch {
-			case r.Skipped:
-				fmt.Fprintf(stdout, "  SKIP %s: %s\n", r.Case, r.Reason)
-			case r.Err != nil:
+			if r.Err != nil {
 				fmt.Fprintf(stdout, "  FAIL %s: %s\n", r.Case, oneLine(r.Err.Error()))
 			}
 		}
 	}
-	fmt.Fprintln(stdout, total)
+	for _, h := range notCovered {
+		fmt.Fprintf(stdout, "not covered: %s (%s): %s\n", h.Handler, plural(h.NotCovered, "case"), byHandler[h.Handler][0].Reason)
+	}
+	fmt.Fprintf(stdout, "%v (%d of %s not covered)\n", total, len(notCovered), plural(len(handlers), "handler"))
+}
+
+// plural is "1 case" or "n cases".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // oneLine keeps a failure on its line (a panic's stack trace is cut).

@@ -57,20 +57,19 @@ func TestOutput(t *testing.T) {
 	}
 	got := out.String()
 	for _, want := range []string{
-		"general/phase0/bls/aggregate: 1 passed, 1 failed, 0 skipped\n",
+		"general/phase0/bls/aggregate: 1 passed, 1 failed, 0 not covered\n",
 		"  FAIL bls/wrong: ",
-		"general/phase0/bls/unknown: 0 passed, 0 failed, 1 skipped\n",
-		"  SKIP bls/c: no handler for bls/unknown\n",
+		"not covered: general/phase0/bls/unknown (1 case): no handler for bls/unknown\n",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q:\n%s", want, got)
 		}
 	}
-	if l := lastLine(got); l != "1 passed, 1 failed, 1 skipped" {
+	if l := lastLine(got); l != "1 passed, 1 failed, 1 not covered (1 of 2 handlers not covered)" {
 		t.Errorf("last line %q", l)
 	}
 
-	// Only passes and skips: exit 0.
+	// Only passes and cases not covered: exit 0.
 	if err := os.RemoveAll(filepath.Join(root, "general/phase0/bls/aggregate/bls/wrong")); err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +77,7 @@ func TestOutput(t *testing.T) {
 	if code := run([]string{"-dir", root}, &out, &errOut); code != 0 {
 		t.Errorf("exit %d, want 0:\n%s", code, out.String())
 	}
-	if l := lastLine(out.String()); l != "1 passed, 0 failed, 1 skipped" {
+	if l := lastLine(out.String()); l != "1 passed, 0 failed, 1 not covered (1 of 2 handlers not covered)" {
 		t.Errorf("last line %q", l)
 	}
 }
@@ -102,12 +101,12 @@ func TestPositionalDir(t *testing.T) {
 	if code := run([]string{root}, &out, &errOut); code != 0 {
 		t.Errorf("exit %d, want 0 (stderr %q)", code, errOut.String())
 	}
-	if l := lastLine(out.String()); l != "1 passed, 0 failed, 0 skipped" {
+	if l := lastLine(out.String()); l != "1 passed, 0 failed, 0 not covered (0 of 1 handler not covered)" {
 		t.Errorf("last line %q", l)
 	}
 }
 
-// TestNoCaseRan: a folder whose cases are all skipped, such as the folder
+// TestNoCaseRan: a folder where no case is covered, such as the folder
 // above tests/, is an error that names the layout wanted and the tests
 // folder below.
 func TestNoCaseRan(t *testing.T) {
@@ -132,5 +131,49 @@ func TestNoCaseRan(t *testing.T) {
 	errOut.Reset()
 	if code := run([]string{"-dir", filepath.Join(above, "tests")}, &out, &errOut); code == 2 {
 		t.Errorf("tests folder: exit 2 (stderr %q)", errOut.String())
+	}
+}
+
+// TestReleaseNotCovered: a tree shaped like a whole consensus-spec-tests
+// release, with runners and handlers the package does not implement beside
+// one it does, lists each of those handlers as not covered, counts them in
+// the last line, and exits 0.
+func TestReleaseNotCovered(t *testing.T) {
+	root := t.TempDir()
+	notCovered := []string{
+		"general/phase0/bls/frobnicate",                                // a BLS handler it lacks
+		"general/phase0/ssz_generic/basic_vector",                      // a runner it lacks
+		"mainnet/deneb/operations/attestation",                         // a runner it lacks
+		"mainnet/electra/ssz_static/BeaconState",                       // a type it does not register
+		"mainnet/fulu/networking/get_custody_groups",                   // a networking handler it lacks
+		"minimal/electra/networking/gossip_beacon_aggregate_and_proof", // the minimal preset's aggregates
+	}
+	files := map[string]string{"general/phase0/bls/aggregate/bls/right/data.yaml": "input: []\noutput: null\n"}
+	for i, h := range notCovered {
+		files[h+"/pyspec_tests/case_0/data.yaml"] = "input: 1\n"
+		if i%2 == 0 {
+			files[h+"/pyspec_tests/case_1/data.yaml"] = "input: 2\n"
+		}
+	}
+	writeTree(t, root, files)
+	var out, errOut bytes.Buffer
+	if code := run([]string{root}, &out, &errOut); code != 0 {
+		t.Errorf("exit %d, want 0 (stderr %q):\n%s", code, errOut.String(), out.String())
+	}
+	got := out.String()
+	if strings.Contains(got, "FAIL") {
+		t.Errorf("output has a failure:\n%s", got)
+	}
+	for i, h := range notCovered {
+		n := "1 case"
+		if i%2 == 0 {
+			n = "2 cases"
+		}
+		if want := "not covered: " + h + " (" + n + "): "; !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+	if l := lastLine(got); l != "1 passed, 0 failed, 9 not covered (6 of 7 handlers not covered)" {
+		t.Errorf("last line %q", l)
 	}
 }

@@ -1,4 +1,4 @@
-package benchplot
+package benchreport
 
 import (
 	"strings"

@@ -6,47 +6,24 @@ import (
 	"github.com/attpool/attpool/internal/curve"
 )
 
-// A call over many roots (the aggregate topic's calls: a distinct root per
-// aggregator) pays a Miller loop per root in its whole check, most of its
-// cost. When the check fails, the locate step's checks of parts would pay
-// those Miller loops again, part by part: the search costs about what the
-// call did, per invalid set. So the whole check of a call over at least
-// chunkMinGroups groups keeps the Miller loops of its groups in chunks of
-// chunkGroups (one multi-Miller loop each, a few percent dearer than one
-// over all of them: blst's multi-Miller loop costs 186 µs a pair in runs of
-// 8 against 179 in runs of 64, and a clean call of 1,024 sets over distinct
-// roots 504 against 494 ms of CPU, over 3-set roots 214 against 212.5), and
-// a failing one is searched chunk by chunk first: a range of chunks has the
-// value
+// A call over many roots (the aggregate topic's: a root per aggregator)
+// pays a Miller loop per root in its whole check. The locate step's part
+// checks would pay those loops again, so such a call's whole check keeps its
+// Miller loops in chunks of chunkGroups roots. A failing one is searched
+// chunk by chunk first: a range of chunks has the value
 //
 //	V = FinalExp(prod_c f_c * e(-g1, sum_c S_c)),
 //
-// f_c the chunk's kept Miller loops, S_c = sum r_k s_k over its sets under
-// the call's secret scalars: one Miller loop and one final exponentiation,
-// whatever the roots (the S_c cost a multi-scalar multiplication of a
-// chunk's sets each, computed once; sums by halves, a left half's by one
-// multiplication and a right half's by subtraction, cost more in
-// BenchmarkLocalisation over distinct roots: 6.4 against 5.35 single
-// verifications per invalid set in CPU at 5% invalid, 10.15 against 8.45 in
-// 2,048 sets at 1%).
-// These values steer, and are counted among the call's shared checks (a
-// call over that many roots starts on more rounds for them): the search
-// halves failing ranges (a left half's value computed, the right half's by
-// division), the sets outside the failing chunks are accepted by one check,
-// each failing chunk is searched as the locate step searches a call (its
-// sets rejected by their own one-set checks), and the call less the invalid
-// sets found is accepted by the call's final check, as in locateAll.
+// f_c the chunk's kept loops and S_c its signature sum under the secret
+// scalars. That is one Miller loop and one final exponentiation, whatever
+// the roots. The search halves failing ranges, accepts the sets outside the
+// failing chunks by one check, and searches each failing chunk as locateAll
+// does. These values are shared checks, so such a call starts on more
+// rounds.
 //
-// Calls whose roots hold several sets each (chunkMaxGroupMean or more on
-// average) are searched by locateAll instead: its parts then meet a few
-// roots each, and their checks cost less than the chunks' signature sums
-// under the secret scalars (a multi-scalar multiplication of every set).
-// BenchmarkLocalisation at 1% invalid, chunks against locateAll, wall / CPU
-// in single verifications per invalid set: 4-set roots 6.85 / 8.2 against
-// 6.85 / 9.4 (1,024 sets) and 6.3 / 7.7 against 6.5 / 9.5 (2,048); 8-set
-// roots 6.4 / 8.2 against 5.0 / 6.4 and 5.7 / 7.0 against 4.4 / 6.25;
-// 16-set roots 5.6 / 6.7 against 3.55 / 4.7 and 32-set roots 4.6 / 5.9
-// against 3.25 / 4.2 (2,048).
+// Calls of chunkMaxGroupMean sets a root or more go to locateAll instead:
+// their parts meet few roots, and cost less than the chunks' secret sums
+// (BenchmarkLocalisation; docs/bench/HISTORY.md has the figures).
 const (
 	chunkGroups       = 8
 	chunkMinGroups    = 64
@@ -76,7 +53,7 @@ type chunk struct {
 // wholeValue returns the value of the whole call's check (value), keeping
 // the Miller loops of its groups in chunks when it meets many roots
 // (manyRootsCall).
-func (c *call) wholeValue(whole node) curve.GT {
+func (c *call) wholeValue(whole blindedRange) curve.GT {
 	c.chunks = nil
 	ng := len(whole.P)
 	if !c.manyRoots || whole.lo != 0 || whole.hi != len(c.cand) || c.emptyGroup() {
@@ -119,22 +96,13 @@ func (c *call) emptyGroup() bool {
 	return false
 }
 
-// crange is a failing range of chunks [a, b) of locateChunks' search, with
-// its value V; own marks a value computed from the range's own sums (not by
-// division).
-type crange struct {
-	a, b int
-	V    curve.GT
-	own  bool
-}
-
 // locateChunks finds the invalid sets of a failing call whose whole check
 // kept its chunks (whole with its value): the failing chunks by halving
 // ranges of chunks, then each failing chunk's invalid sets by the locate
 // step's search (its plain parts and public weights, and one-set checks
 // that decide). It reports false when the call less the invalid sets found
 // does not check (crafted signatures): the caller bisects.
-func (c *call) locateChunks(whole node) bool {
+func (c *call) locateChunks(whole blindedRange) bool {
 	if !c.reserve(1) { // the final check
 		return false
 	}
@@ -162,7 +130,7 @@ func (c *call) locateChunks(whole node) bool {
 // searched, the sets outside them when the call less those chunks checks
 // under the call's secret scalars: its value is whole.A over the failing
 // chunks' own values.
-func (c *call) acceptOutsideChunks(whole node, leaves []crange) {
+func (c *call) acceptOutsideChunks(whole blindedRange, leaves []chunkRange) {
 	rest := whole.A
 	for _, r := range leaves {
 		rest.Mul(inverse(r.V))
@@ -171,7 +139,7 @@ func (c *call) acceptOutsideChunks(whole node, leaves []crange) {
 		return
 	}
 	lo := whole.lo
-	for _, r := range append(leaves, crange{a: len(c.chunks)}) {
+	for _, r := range append(leaves, chunkRange{a: len(c.chunks)}) {
 		hi := whole.hi
 		if r.a < len(c.chunks) {
 			hi = c.chunks[r.a].lo
@@ -184,22 +152,22 @@ func (c *call) acceptOutsideChunks(whole node, leaves []crange) {
 }
 
 // failingChunks returns the single chunks whose own values fail, in order,
-// with their values, by halving the failing ranges of chunks level by level
-// from the whole call (value A): a left half's value is computed, the right
-// half's is its parent's over the left's, and a right chunk that fails so
-// gets its own value before it is searched. Each range check is one of the
-// call's shared checks (see the package doc's Soundness: one that erred
-// would hide the invalid sets of its range from the search, and the final
-// check with them); ok is false when they are used up.
-func (c *call) failingChunks(A curve.GT) (leaves []crange, ok bool) {
-	for frontier := []crange{{0, len(c.chunks), A, true}}; len(frontier) > 0; {
-		var todo []crange // ranges whose own value is computed
+// with their values. It halves the failing ranges of chunks level by level,
+// from the whole call's value A. A left half's value is computed, and the
+// right half's is its parent's over the left's. A right chunk that fails so
+// gets its own value before it is searched.
+//
+// Each range check is one of the call's shared checks: one that erred would
+// hide its range's invalid sets. ok is false when those checks are used up.
+func (c *call) failingChunks(A curve.GT) (leaves []chunkRange, ok bool) {
+	for frontier := []chunkRange{{0, len(c.chunks), A, true}}; len(frontier) > 0; {
+		var todo []chunkRange // ranges whose own value is computed
 		for _, r := range frontier {
 			switch {
 			case r.b-r.a > 1:
-				todo = append(todo, crange{a: r.a, b: (r.a + r.b) / 2})
+				todo = append(todo, chunkRange{a: r.a, b: (r.a + r.b) / 2})
 			case !r.own:
-				todo = append(todo, crange{a: r.a, b: r.b})
+				todo = append(todo, chunkRange{a: r.a, b: r.b})
 			default:
 				leaves = append(leaves, r)
 			}
@@ -209,7 +177,7 @@ func (c *call) failingChunks(A curve.GT) (leaves []crange, ok bool) {
 		}
 		c.each(len(todo), 1, func(x int) { todo[x].V, todo[x].own = c.chunkValue(todo[x].a, todo[x].b), true })
 		c.spent += float64(len(todo)) * (costMiller + costFinalExp)
-		var next []crange
+		var next []chunkRange
 		t := 0
 		for _, r := range frontier {
 			if r.b-r.a == 1 && r.own {
@@ -221,18 +189,15 @@ func (c *call) failingChunks(A curve.GT) (leaves []crange, ok bool) {
 				next = appendFailing(next, l)
 				continue
 			}
-			right := crange{a: l.b, b: r.b, V: r.V}
+			right := chunkRange{a: l.b, b: r.b, V: r.V}
 			right.V.Mul(inverse(l.V))
 			next = appendFailing(next, l, right)
 		}
 		frontier = next
 	}
-	slices.SortFunc(leaves, func(x, y crange) int { return x.a - y.a })
+	slices.SortFunc(leaves, func(x, y chunkRange) int { return x.a - y.a })
 	return leaves, true
 }
-
-// fails reports whether the range's value is not one.
-func (r crange) fails() bool { return !r.V.IsOne() }
 
 // chunkValue returns the value of the chunks [a, b) under the call's
 // scalars, from their kept Miller loops: one Miller loop for their
@@ -258,7 +223,7 @@ func (c *call) chunkValue(a, b int) curve.GT {
 // of fewer than locateMin sets. It accepts nothing itself: the call's
 // final check does.
 func (c *call) searchChunk(ch chunk, V curve.GT) []peel {
-	nd := node{lo: ch.lo, hi: ch.hi, A: V, hasA: true, own: true}
+	nd := blindedRange{lo: ch.lo, hi: ch.hi, A: V, hasA: true, own: true}
 	if nd.size() < locateMin {
 		return c.checkAlone(allOf(nd))
 	}

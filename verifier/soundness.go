@@ -1,0 +1,73 @@
+package verifier
+
+import "math"
+
+// digitBase is the least prime factor of G2's cofactor, the base of the fused
+// rounds' digits. A round of uniform digits catches a point outside G2 with
+// probability at least 12/13.
+const digitBase = 13
+
+// sharedChecksMax bounds the checks of one call that share its scalars and
+// may accept a set. Each errs with probability at most 13^-R, so a call errs
+// with at most sharedChecksMax times that; past it, sets are checked alone.
+const (
+	sharedChecksMax = 1 << marginBits
+	marginBits      = 9
+)
+
+// A fused call starts on firstRounds rounds, enough for firstChecks shared
+// checks: all a passing call makes, or a failing one the locate step
+// settles. A call needing more first draws the margin rounds up to roundsFor,
+// for sharedChecksMax more checks. The two bounds add up to at most 2^-bits.
+//
+// A call over many roots (manyRootsCall) starts on rounds for
+// 2^chunkFirstChecksBits first checks. Its chunk search checks up to two
+// ranges per chunk under the first scalars, and each could err.
+const (
+	firstChecks          = 1 << firstChecksBits
+	firstChecksBits      = 2
+	chunkFirstChecksBits = 10
+)
+
+// firstRounds returns R0, the least number of rounds with firstChecks *
+// 13^-R0 <= 2^-bits: 18 for 64 bits, 36 for 128.
+func firstRounds(bits int) int { return firstRoundsN(bits, firstChecksBits) }
+
+// firstRoundsN is firstRounds for 2^cb first checks: 20 for 64 bits and
+// 38 for 128 with chunkFirstChecksBits.
+func firstRoundsN(bits, cb int) int {
+	return int(math.Ceil(float64(bits+cb) / math.Log2(digitBase)))
+}
+
+// roundsFor returns R, the least number of rounds with firstChecks *
+// 13^-R0 + sharedChecksMax * 13^-R <= 2^-bits (R0 = firstRounds(bits)):
+// 21 for 64 bits, 38 for 128.
+func roundsFor(bits int) int { return roundsForN(bits, firstChecksBits) }
+
+// roundsForN is roundsFor for 2^cb first checks on firstRoundsN rounds: 22
+// for 64 bits and 38 for 128 with chunkFirstChecksBits (2^-64.005 and
+// 2^-130.03 in all).
+func roundsForN(bits, cb int) int {
+	first := math.Ldexp(math.Pow(digitBase, -float64(firstRoundsN(bits, cb))), cb)
+	left := math.Ldexp(1, -bits) - first
+	return int(math.Ceil(math.Log(sharedChecksMax/left) / math.Log(digitBase)))
+}
+
+// pairPasses is the number of pair rounds (curve.PairRoundG2, two digit
+// rounds per pass over the points) that R rounds take.
+func pairPasses(R int) int { return (R + 1) / 2 }
+
+// reserve takes n of the call's shared checks, or reports false when fewer
+// are left: firstChecks while the call is on its first rounds,
+// sharedChecksMax more after the margin rounds.
+func (c *call) reserve(n int) bool {
+	limit := c.sharedBase + sharedChecksMax
+	if c.first != nil {
+		limit = c.firstLimit
+	}
+	if c.shared+n > limit {
+		return false
+	}
+	c.shared += n
+	return true
+}
