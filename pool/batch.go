@@ -31,7 +31,7 @@ type rootQueue struct {
 // take longer than BatchDelay to verify. The sets of isolated peers wait in
 // lanes of their own (peers.go), taken by the isolated peers' worker alone.
 type batcher struct {
-	policy   BatchPolicy
+	fixed    bool // a client's queue (Config.fixed)
 	size     int
 	minBatch int
 	delay    time.Duration
@@ -82,7 +82,7 @@ type batcher struct {
 
 func newBatcher(cfg Config) *batcher {
 	b := &batcher{
-		policy: cfg.Policy, size: cfg.BatchSize, minBatch: cfg.MinBatch, delay: cfg.BatchDelay, workers: cfg.VerifyWorkers,
+		size: cfg.BatchSize, delay: cfg.BatchTime, workers: cfg.VerifyWorkers,
 		budget: max(cfg.LatencyBudget, 0),
 		// Calls side by side need room for two of sideBySideWidth workers.
 		sideBySide: cfg.VerifyWorkers >= 2*sideBySideWidth,
@@ -92,6 +92,9 @@ func newBatcher(cfg Config) *batcher {
 		wakeBackup: make(chan struct{}, 1),
 		wakeApart:  make(chan struct{}, 1),
 		closing:    make(chan struct{}),
+	}
+	if f := cfg.fixed; f != nil {
+		b.fixed, b.size, b.minBatch, b.delay, b.budget = true, f.Size, f.Min, f.Wait, 0
 	}
 	if cfg.isolatesPeers() {
 		b.peers = newPeerTable(cfg.MaxPeers, cfg.PeerHalfLife)
@@ -152,7 +155,7 @@ func (b *batcher) wakeLocked(wasEmpty bool) {
 	if b.queuedLocked() == 0 {
 		return
 	}
-	if b.policy == BatchFixed {
+	if b.fixed {
 		signal(b.wake)
 		return
 	}
@@ -186,7 +189,7 @@ func (b *batcher) sideBySideLocked() bool {
 }
 
 func (b *batcher) queueLocked(j *job) {
-	if b.policy == BatchFixed {
+	if b.fixed {
 		b.fifo.push(j)
 		return
 	}
@@ -311,7 +314,7 @@ func (b *batcher) take(r role) (batch []*job, apart bool, wait time.Duration, do
 	switch {
 	case r == isolated:
 		batch = b.apart.take(b.peers.batch)
-	case b.policy == BatchFixed:
+	case b.fixed:
 		batch, wait = b.takeFixedLocked(now)
 	case r == backup && !b.closed && b.searching == 0:
 		if age, ok := b.oldestLocked(now); ok && age < b.delay && !b.sideBySideLocked() {
@@ -324,14 +327,14 @@ func (b *batcher) take(r role) (batch []*job, apart bool, wait time.Duration, do
 	default:
 		batch = b.takeAdaptiveLocked(now)
 	}
-	if r == primary && b.policy == BatchAdaptive {
+	if r == primary && !b.fixed {
 		b.waiting, b.holdCap = batch == nil, holdCap
 	}
 	apart = r == isolated
 	if batch == nil && b.closed {
 		batch, apart = b.drainLocked(r, now)
 	}
-	if batch != nil && !apart && b.policy == BatchAdaptive {
+	if batch != nil && !apart && !b.fixed {
 		b.inflight++
 	}
 	if batch != nil {
@@ -375,7 +378,7 @@ func (b *batcher) vouch(from Peer) {
 // took).
 func (b *batcher) signalMoreLocked() {
 	if b.queuedLocked() > 0 {
-		if b.policy == BatchFixed || b.waiting {
+		if b.fixed || b.waiting {
 			signal(b.wake)
 		}
 		signal(b.wakeBackup)
@@ -489,7 +492,7 @@ func (b *batcher) oldestLocked(now time.Time) (age time.Duration, ok bool) {
 
 // queuedLocked is nonzero when sets other than the isolated peers' wait.
 func (b *batcher) queuedLocked() int {
-	if b.policy == BatchFixed {
+	if b.fixed {
 		return b.fifo.len()
 	}
 	return len(b.turn)
@@ -532,7 +535,7 @@ func (b *batcher) searchEnded(peers []Peer) {
 // search's time says how many invalid sets there were, not what a batch
 // costs.
 func (b *batcher) verified(n, roots int, took time.Duration, passed bool) {
-	if b.policy != BatchAdaptive {
+	if b.fixed {
 		return
 	}
 	b.mu.Lock()
@@ -643,18 +646,6 @@ func (p *Pool) rest(timer *time.Timer, took time.Duration) {
 	case <-timer.C:
 	case <-p.batch.closing:
 	}
-}
-
-// streamer is a SignatureVerifier that can report verdicts before the
-// whole call is decided, as *verifier.Verifier does.
-type streamer interface {
-	VerifyStream(sets []verifier.Set, report func(i int, valid bool))
-}
-
-// searchStreamer is a streamer that also says when a call's check failed
-// and its search for the invalid sets begins, as *verifier.Verifier does.
-type searchStreamer interface {
-	VerifyStreamSearch(sets []verifier.Set, report func(i int, valid bool), searching func())
 }
 
 // verify verifies a batch, reporting each set's verdict to the completer as
@@ -772,33 +763,20 @@ func (p *Pool) decodeSignatures(batch []*job) []*job {
 // the goroutines of a batch of a few hundred together.
 const decodeChunk = 16
 
-// suspectVerifier is a SignatureVerifier that keeps the calls of sets
-// already suspected of being invalid out of the recent invalid share that
-// steers the search of its other calls, as *verifier.Verifier does
-// (VerifySuspect).
-type suspectVerifier interface {
-	VerifySuspect(sets []verifier.Set, report func(i int, valid bool))
-}
-
 // check runs the verifier on sets, streaming if it can, and tells
-// searching (when not nil) that a failing call's search began if it can.
-// The isolated peers' sets (apart) go to VerifySuspect if it has it: they
-// are mostly invalid, and the pool's other batches, or another user of a
-// shared verifier, must not search their failing calls as if theirs were.
+// searching (when not nil) that a failing call's search began. The
+// isolated peers' sets (apart) go to VerifySuspect: they are mostly
+// invalid, and must not steer the search of the pool's other calls, or of
+// another user of a shared verifier.
 func (p *Pool) check(sets []verifier.Set, apart bool, report func(i int, valid bool), searching func()) {
-	if s, ok := p.v.(suspectVerifier); ok && apart {
-		s.VerifySuspect(sets, report)
-		return
-	}
-	if s, ok := p.v.(searchStreamer); ok && searching != nil {
-		s.VerifyStreamSearch(sets, report, searching)
-		return
-	}
-	if s, ok := p.v.(streamer); ok {
-		s.VerifyStream(sets, report)
-		return
-	}
-	for i, ok := range p.v.Verify(sets) {
-		report(i, ok)
+	switch {
+	case p.stream == nil:
+		for i, ok := range p.v.Verify(sets) {
+			report(i, ok)
+		}
+	case apart:
+		p.stream.VerifySuspect(sets, report)
+	default:
+		p.stream.VerifyStreamSearch(sets, report, searching)
 	}
 }

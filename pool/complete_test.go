@@ -25,25 +25,30 @@ func newTestVerifier(t testing.TB) *verifier.Verifier {
 	return v
 }
 
-// slowSearch is a streaming SignatureVerifier that behaves as a verifier
-// whose search of a failing call is long: it reports the valid sets of a
-// call at once, then, if the call has invalid sets, waits for release
-// before reporting them.
+// slowSearch is a StreamVerifier that behaves as a verifier whose search
+// of a failing call is long: it reports the valid sets of a call at once,
+// then, if the call has invalid sets, waits for release before reporting
+// them. With quiet set it never says that a search begins, as a verifier
+// that breaks that part of the contract: the pool must not depend on it.
 type slowSearch struct {
 	v        *verifier.Verifier
 	searched chan struct{} // signalled when a call with invalid sets waits
 	release  chan struct{}
+	quiet    bool
+}
+
+func newSlowSearch(t testing.TB) *slowSearch {
+	return &slowSearch{v: newTestVerifier(t), searched: make(chan struct{}, 4), release: make(chan struct{})}
 }
 
 func (s *slowSearch) Verify(sets []verifier.Set) []bool { return s.v.Verify(sets) }
+func (s *slowSearch) Stats() verifier.Stats             { return s.v.Stats() }
 
-func (s *slowSearch) VerifyStream(sets []verifier.Set, report func(int, bool)) {
-	s.stream(sets, report, nil)
+func (s *slowSearch) VerifySuspect(sets []verifier.Set, report func(int, bool)) {
+	s.VerifyStreamSearch(sets, report, nil)
 }
 
-// stream is VerifyStream, telling searching (when not nil) that the search
-// begins.
-func (s *slowSearch) stream(sets []verifier.Set, report func(int, bool), searching func()) {
+func (s *slowSearch) VerifyStreamSearch(sets []verifier.Set, report func(int, bool), searching func()) {
 	ok := s.v.Verify(sets)
 	failing := false
 	for i, valid := range ok {
@@ -56,7 +61,7 @@ func (s *slowSearch) stream(sets []verifier.Set, report func(int, bool), searchi
 	if !failing {
 		return
 	}
-	if searching != nil {
+	if searching != nil && !s.quiet {
 		searching()
 	}
 	s.searched <- struct{}{}
@@ -68,14 +73,6 @@ func (s *slowSearch) stream(sets []verifier.Set, report func(int, bool), searchi
 	}
 }
 
-// searchSignal is slowSearch that also says when a failing call's search
-// begins (VerifyStreamSearch), as *verifier.Verifier does.
-type searchSignal struct{ *slowSearch }
-
-func (s *searchSignal) VerifyStreamSearch(sets []verifier.Set, report func(int, bool), searching func()) {
-	s.stream(sets, report, searching)
-}
-
 // TestStreamedVerdicts: a failing batch's valid set is answered while the
 // verifier still searches for the invalid one, and other batches are
 // verified and answered meanwhile; the invalid set is answered after.
@@ -83,9 +80,9 @@ func TestStreamedVerdicts(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, 1, 16, 100)
 		e.setSlot(testSlot, 1000)
-		s := &slowSearch{v: newTestVerifier(t), searched: make(chan struct{}, 4), release: make(chan struct{})}
+		s := newSlowSearch(t)
 		// One batch of two (MinBatch 2), then batches of whatever is queued.
-		p := e.pool(Config{Policy: BatchFixed, BatchSize: 2, MinBatch: 2, BatchDelay: time.Hour, VerifyWorkers: 2, SignatureVerifier: s})
+		p := e.pool(Config{fixed: fifo(2, 2, time.Hour), VerifyWorkers: 2, SignatureVerifier: s})
 		ctx := context.Background()
 		d := e.data(testSlot)
 		good, subnet := e.single(d, 0, 0)
@@ -149,12 +146,9 @@ func TestBackupTakesOver(t *testing.T) {
 				e := newEnv(t, 1, 16, 100)
 				e.setSlot(testSlot, 1000)
 				d := e.data(testSlot)
-				s := &slowSearch{v: newTestVerifier(t), searched: make(chan struct{}, 4), release: make(chan struct{})}
-				var sv SignatureVerifier = s
-				if tc.signal {
-					sv = &searchSignal{s}
-				}
-				p := e.pool(Config{VerifyWorkers: 2, BatchDelay: 10 * time.Millisecond, SignatureVerifier: sv})
+				s := newSlowSearch(t)
+				s.quiet = !tc.signal
+				p := e.pool(Config{VerifyWorkers: 2, BatchTime: 10 * time.Millisecond, SignatureVerifier: s})
 				ctx := context.Background()
 				bad, subnet := e.single(d, 0, 1)
 				bad.Signature = e.sign(bad.AttesterIndex, [32]byte{7})
@@ -182,9 +176,9 @@ func TestBackupTakesOver(t *testing.T) {
 	}
 }
 
-// gated is searchSignal whose first call waits for gate to close.
+// gated is slowSearch whose first call waits for gate to close.
 type gated struct {
-	*searchSignal
+	*slowSearch
 	gate   chan struct{}
 	passed atomic.Bool
 }
@@ -193,7 +187,7 @@ func (g *gated) VerifyStreamSearch(sets []verifier.Set, report func(int, bool), 
 	if !g.passed.Swap(true) {
 		<-g.gate
 	}
-	g.searchSignal.VerifyStreamSearch(sets, report, searching)
+	g.slowSearch.VerifyStreamSearch(sets, report, searching)
 }
 
 // TestSearchSuspects: while a batch is searched, the peers that forwarded
@@ -204,10 +198,10 @@ func TestSearchSuspects(t *testing.T) {
 		e := newEnv(t, 1, 16, 100)
 		e.setSlot(testSlot, 1000)
 		d := e.data(testSlot)
-		s := &slowSearch{v: newTestVerifier(t), searched: make(chan struct{}, 4), release: make(chan struct{})}
+		s := newSlowSearch(t)
 		// The first call, of a valid set, waits at gate: the three queued
 		// meanwhile make the primary's next batch (no backup: one worker).
-		g := &gated{searchSignal: &searchSignal{s}, gate: make(chan struct{})}
+		g := &gated{slowSearch: s, gate: make(chan struct{})}
 		p := e.pool(Config{VerifyWorkers: 1, SignatureVerifier: g})
 		ctx := context.Background()
 		warm, subnet := e.single(d, 0, 0)

@@ -51,7 +51,7 @@ func ExamplePool_AttestationsForBlock() {
 	net := pooltest.NewNetwork(4096, 40) // 1 committee of 128 per slot
 	msgs := net.SlotMessages(40, 0, 1)
 
-	p, err := pool.New(pool.Config{BatchDelay: time.Millisecond}, net.Node())
+	p, err := pool.New(pool.Config{BatchTime: time.Millisecond}, net.Node())
 	if err != nil {
 		panic(err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/internal/clientbatch"
 	"github.com/attpool/attpool/internal/signtest"
 	"github.com/attpool/attpool/pool/internal/memnode"
 	"github.com/attpool/attpool/ssz"
@@ -219,8 +220,8 @@ func perSignature(testing.TB) SignatureVerifier { return baseline.EachAlone{} }
 
 func (e *env) pool(cfg Config) *Pool {
 	e.t.Helper()
-	if cfg.BatchDelay == 0 {
-		cfg.BatchDelay = time.Millisecond
+	if cfg.BatchTime == 0 {
+		cfg.BatchTime = time.Millisecond
 	}
 	if cfg.PruneInterval == 0 {
 		cfg.PruneInterval = time.Hour // tests prune by hand
@@ -388,4 +389,10 @@ func wantResult(t testing.TB, got Result, verdict Verdict, sentinel error) {
 	if got.Verdict != verdict || (sentinel != nil && !errors.Is(got, sentinel)) || (sentinel == nil && got.Err != nil) {
 		t.Fatalf("got %v, want %v %v", got, verdict, sentinel)
 	}
+}
+
+// fifo is a client's queue (clientbatch.Batching) for Config.fixed: at most
+// size sets a batch, one at min queued sets or once the oldest waited wait.
+func fifo(size, min int, wait time.Duration) *clientbatch.Batching {
+	return &clientbatch.Batching{Size: size, Min: min, Wait: wait}
 }

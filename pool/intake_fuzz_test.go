@@ -275,8 +275,8 @@ func fzRun(t *testing.T, fx *fzFixture, data []byte) {
 	node := fx.e.node
 	node.Clock = clock
 	p, err := New(Config{
-		BatchSize: 4, BatchDelay: time.Millisecond, VerifyWorkers: 2, MergeWorkers: 2,
-		MaxPending: 24, MaxAggregates: 8, MaxData: 3, MaxSeenAggregates: 4, MaxRootCache: 4,
+		BatchSize: 4, BatchTime: time.Millisecond, VerifyWorkers: 2,
+		MaxPending: 24, MaxAggregates: 8, MaxData: 3, seenAggregates: 4, rootCache: 4,
 		PruneInterval: time.Millisecond,
 	}, node)
 	if err != nil {

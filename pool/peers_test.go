@@ -291,7 +291,7 @@ func TestIsolatedPeerNeverMixed(t *testing.T) {
 		e := newEnv(t, 2, 32, 100)
 		e.setSlot(testSlot, 1000)
 		gv := &peerRecorder{v: newTestVerifier(t), peer: map[[96]byte]Peer{}, in: make(chan struct{})}
-		p := e.pool(Config{SignatureVerifier: gv, VerifyWorkers: 1, BatchDelay: time.Second})
+		p := e.pool(Config{SignatureVerifier: gv, VerifyWorkers: 1, BatchTime: time.Second})
 		d := e.data(testSlot)
 		ctx := context.Background()
 		type msg struct {

@@ -160,7 +160,7 @@ func TestIdenticalCopiesShareVerification(t *testing.T) {
 		e := newEnv(t, 1, 8, 100)
 		e.setSlot(testSlot, 1000)
 		reg := prometheus.NewRegistry()
-		p := e.pool(Config{Policy: BatchFixed, BatchDelay: 50 * time.Millisecond, Registerer: reg})
+		p := e.pool(Config{fixed: fifo(1024, 1024, 50*time.Millisecond), Registerer: reg})
 		att, subnet := e.single(e.data(testSlot), 0, 1)
 		bad, _ := e.single(e.data(testSlot), 0, 2)
 		bad.Signature = e.sign(bad.AttesterIndex, [32]byte{})
@@ -210,7 +210,7 @@ func TestCancelAndClose(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, 1, 16, 100)
 		e.setSlot(testSlot, 1000)
-		p, err := New(Config{Policy: BatchFixed, BatchDelay: time.Hour, PruneInterval: time.Hour}, e.node)
+		p, err := New(Config{fixed: fifo(1024, 1024, time.Hour), PruneInterval: time.Hour}, e.node)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -415,7 +415,7 @@ func TestPruneAndBounds(t *testing.T) {
 		checkInvariants(t, p)
 
 		// Queue bound: MaxPending 3 and an hour of batch delay.
-		q := e.pool(Config{MaxPending: 3, Policy: BatchFixed, BatchDelay: time.Hour})
+		q := e.pool(Config{fixed: fifo(1024, 1024, time.Hour), MaxPending: 3})
 		var chans []<-chan Result
 		for pos := range uint64(4) {
 			att, subnet := e.single(e.data(testSlot+64), 0, pos)

@@ -101,7 +101,7 @@ func TestPayloadAttestationCopiesShareVerification(t *testing.T) {
 		e.gloas(0)
 		e.setSlot(testSlot, 1000)
 		reg := prometheus.NewRegistry()
-		p := e.pool(Config{Policy: BatchFixed, BatchDelay: 50 * time.Millisecond, Registerer: reg})
+		p := e.pool(Config{fixed: fifo(1024, 1024, 50*time.Millisecond), Registerer: reg})
 		m := e.ptcMessage(testSlot, e.comm.validator(testSlot, 0, 2), true)
 		var chans []<-chan Result
 		for i := range 20 {
