@@ -37,23 +37,23 @@ func newTestBatcher(t *testing.T, cfg Config) *batcher {
 	return newBatcher(cfg)
 }
 
-// TestBatchFixedMinBatch: under BatchFixed a batch forms at MinBatch sets,
+// TestClientMinBatch: with a client's batching a batch forms at Min sets,
 // FIFO across roots, at most BatchSize sets.
-func TestBatchFixedMinBatch(t *testing.T) {
+func TestClientMinBatch(t *testing.T) {
 	b := newTestBatcher(t, Config{fixed: fifo(4, 3, time.Hour)})
 	b.add(testJobs(1, 1, NoPeer)...)
 	b.add(testJobs(2, 1, NoPeer)...)
 	if batch, _, wait, _ := b.take(primary); batch != nil || wait <= 0 || wait > time.Hour {
-		t.Fatalf("two of MinBatch 3: batch %v, wait %v", roots(batch), wait)
+		t.Fatalf("two of Min 3: batch %v, wait %v", roots(batch), wait)
 	}
 	b.add(testJobs(1, 1, NoPeer)...)
 	b.add(testJobs(3, 3, NoPeer)...)
 	if batch, _, _, _ := b.take(primary); string(roots(batch)) != "\x01\x02\x01\x03" {
 		t.Fatalf("first batch %v, want FIFO 1 2 1 3", roots(batch))
 	}
-	// Two left, fewer than MinBatch: they wait.
+	// Two left, fewer than Min: they wait.
 	if batch, _, _, _ := b.take(primary); batch != nil {
-		t.Fatalf("under MinBatch: %v", roots(batch))
+		t.Fatalf("under Min: %v", roots(batch))
 	}
 	b.close()
 	if batch, _, _, done := b.take(primary); len(batch) != 2 || done {
@@ -64,8 +64,8 @@ func TestBatchFixedMinBatch(t *testing.T) {
 	}
 }
 
-// TestBatchFixedNoWait: MinBatch 1 takes what is queued at once.
-func TestBatchFixedNoWait(t *testing.T) {
+// TestClientNoWait: Min 1 takes what is queued at once.
+func TestClientNoWait(t *testing.T) {
 	b := newTestBatcher(t, Config{fixed: fifo(64, 1, time.Hour)})
 	b.add(testJobs(1, 70, NoPeer)...)
 	for _, want := range []int{64, 6} {
@@ -75,9 +75,9 @@ func TestBatchFixedNoWait(t *testing.T) {
 	}
 }
 
-// TestBatchFixedDelay: a queue under MinBatch is taken once its oldest set
-// has waited BatchDelay (fake time).
-func TestBatchFixedDelay(t *testing.T) {
+// TestClientWait: a queue under Min is taken once its oldest set
+// has waited Wait (fake time).
+func TestClientWait(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		b := newTestBatcher(t, Config{fixed: fifo(128, 32, 50*time.Millisecond)})
 		b.add(testJobs(1, 5, NoPeer)...)
@@ -94,10 +94,10 @@ func TestBatchFixedDelay(t *testing.T) {
 	})
 }
 
-// TestBatchAdaptiveRoundRobin: under BatchAdaptive a set is taken at once,
+// TestRoundRobin: a set is taken at once,
 // a root's sets go together, and a root with one set is not held up by a
 // root with many.
-func TestBatchAdaptiveRoundRobin(t *testing.T) {
+func TestRoundRobin(t *testing.T) {
 	b := newTestBatcher(t, Config{BatchSize: 4, BatchTime: time.Hour, LatencyBudget: -1})
 	b.add(testJobs(1, 1, NoPeer)...)
 	if batch, _, _, _ := b.take(primary); len(batch) != 1 {
@@ -126,9 +126,9 @@ func TestBatchAdaptiveRoundRobin(t *testing.T) {
 	}
 }
 
-// TestBatchAdaptiveCap: the batch cap follows the measured time per set and
+// TestBatchCap: the batch cap follows the measured time per set and
 // the latency bound.
-func TestBatchAdaptiveCap(t *testing.T) {
+func TestBatchCap(t *testing.T) {
 	var c costEstimate
 	if n := c.cap(1024, 5*time.Millisecond); n != 1024 {
 		t.Fatalf("unmeasured cap %d", n)
@@ -146,8 +146,8 @@ func TestBatchAdaptiveCap(t *testing.T) {
 }
 
 // TestPolicyWait: in fake time, a lone attestation is verified without any
-// wait under BatchAdaptive (even with an hour's latency bound), and after
-// BatchDelay under BatchFixed.
+// wait by default (even with an hour's latency bound), and after
+// Wait with a client's batching.
 func TestPolicyWait(t *testing.T) {
 	e := newEnv(t, 1, 8, 100)
 	e.setSlot(testSlot, 1000)
@@ -202,7 +202,7 @@ func (v clientVerifier) ClientBatching() clientbatch.Batching { return *v.b }
 // TestBatchSideBySide: with room for two calls of sideBySideWidth workers,
 // a backup takes sideBySideMin queued sets at once beside the calls being
 // verified, as long as the calls in flight leave room for one more; on a
-// machine without the room it waits for BatchDelay as before.
+// machine without the room it waits for BatchTime as before.
 func TestBatchSideBySide(t *testing.T) {
 	b := newTestBatcher(t, Config{VerifyWorkers: 2 * sideBySideWidth, BatchTime: time.Hour, LatencyBudget: -1})
 	b.add(testJobs(1, 10, NoPeer)...)

@@ -81,7 +81,7 @@ func TestStreamedVerdicts(t *testing.T) {
 		e := newEnv(t, 1, 16, 100)
 		e.setSlot(testSlot, 1000)
 		s := newSlowSearch(t)
-		// One batch of two (MinBatch 2), then batches of whatever is queued.
+		// One batch of two (Min 2), then batches of whatever is queued.
 		p := e.pool(Config{fixed: fifo(2, 2, time.Hour), VerifyWorkers: 2, SignatureVerifier: s})
 		ctx := context.Background()
 		d := e.data(testSlot)
@@ -129,11 +129,11 @@ func TestAggregateAcrossBatches(t *testing.T) {
 	wantResult(t, p.ValidateAggregate(ctx, NoPeer, bad), Reject, ErrInvalidSelectionProof)
 }
 
-// TestBackupTakesOver: under BatchAdaptive the second verify goroutine, a
+// TestBackupTakesOver: by default the second verify goroutine, a
 // backup, takes the sets queued behind the primary's long search: at once
 // with a verifier that says when a failing call's search begins, and once
-// a set has waited BatchDelay with one that does not (fake time: exactly
-// 0, or BatchDelay for each of two sets submitted one after the other).
+// a set has waited BatchTime with one that does not (fake time: exactly
+// 0, or BatchTime for each of two sets submitted one after the other).
 // Once the search is over, no search is counted.
 func TestBackupTakesOver(t *testing.T) {
 	for _, tc := range []struct {
