@@ -5,8 +5,8 @@
 // SingleAttestations of whole slots (Network.SlotMessages) and their
 // SignedAggregateAndProof traffic as mainnet has it (AggregateTraffic), with
 // faults injected on demand, each with the verdict the pool must give it,
-// and the Prysm/Lighthouse baseline of the aggregates
-// (Network.BaselineAggregates).
+// and an aggregate's signature sets built without the pool
+// (Network.AggregateSets).
 package pooltest
 
 import (
