@@ -1,6 +1,7 @@
 package pool
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"os"
@@ -395,4 +396,22 @@ func wantResult(t testing.TB, got Result, verdict Verdict, sentinel error) {
 // size sets a batch, one at min queued sets or once the oldest waited wait.
 func fifo(size, min int, wait time.Duration) *clientbatch.Batching {
 	return &clientbatch.Batching{Size: size, Min: min, Wait: wait}
+}
+
+// validateAttestationAsync is ValidateAttestation without the wait, for the
+// tests that submit messages in a known order from one goroutine: the
+// verdict is sent once on the returned channel (buffered).
+func (p *Pool) validateAttestationAsync(ctx context.Context, from Peer, att *attestation.SingleAttestation, subnet uint64) <-chan Result {
+	return p.run(ctx, p.attestations, func(r *request) (Result, bool) { return p.submitAttestation(r, from, att, subnet) })
+}
+
+// validateAggregateAsync is ValidateAggregate without the wait.
+func (p *Pool) validateAggregateAsync(ctx context.Context, from Peer, sap *attestation.SignedAggregateAndProof) <-chan Result {
+	return p.run(ctx, p.aggregates, func(r *request) (Result, bool) { return p.submitAggregate(r, from, sap) })
+}
+
+// validatePayloadAttestationAsync is ValidatePayloadAttestation without the
+// wait.
+func (p *Pool) validatePayloadAttestationAsync(ctx context.Context, from Peer, msg *attestation.PayloadAttestationMessage) <-chan Result {
+	return p.run(ctx, p.payloadAttestations, func(r *request) (Result, bool) { return p.submitPayloadAttestation(r, from, msg) })
 }

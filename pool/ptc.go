@@ -26,13 +26,7 @@ import (
 // the next slot (Pool.PayloadAttestationsForBlock), and its Result carries
 // what fork choice needs of it (Result.Payload).
 func (p *Pool) ValidatePayloadAttestation(ctx context.Context, from Peer, msg *attestation.PayloadAttestationMessage) Result {
-	return <-p.validatePayloadAttestationAsync(ctx, from, msg)
-}
-
-// validatePayloadAttestationAsync is ValidatePayloadAttestation without the
-// wait, as validateAttestationAsync.
-func (p *Pool) validatePayloadAttestationAsync(ctx context.Context, from Peer, msg *attestation.PayloadAttestationMessage) <-chan Result {
-	return p.run(ctx, p.payloadAttestations, func(r *request) (Result, bool) { return p.submitPayloadAttestation(r, from, msg) })
+	return <-p.run(ctx, p.payloadAttestations, func(r *request) (Result, bool) { return p.submitPayloadAttestation(r, from, msg) })
 }
 
 // submitPayloadAttestation runs the rules of payload_attestation_message

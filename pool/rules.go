@@ -96,14 +96,7 @@ type group struct {
 // Ignore with ErrCancelled). The pool reads att until the verdict and keeps
 // no reference to it.
 func (p *Pool) ValidateAttestation(ctx context.Context, from Peer, att *attestation.SingleAttestation, subnet uint64) Result {
-	return <-p.validateAttestationAsync(ctx, from, att, subnet)
-}
-
-// validateAttestationAsync is ValidateAttestation without the wait, for the
-// tests that submit messages in a known order from one goroutine: the
-// verdict is sent once on the returned channel (buffered).
-func (p *Pool) validateAttestationAsync(ctx context.Context, from Peer, att *attestation.SingleAttestation, subnet uint64) <-chan Result {
-	return p.run(ctx, p.attestations, func(r *request) (Result, bool) { return p.submitAttestation(r, from, att, subnet) })
+	return <-p.run(ctx, p.attestations, func(r *request) (Result, bool) { return p.submitAttestation(r, from, att, subnet) })
 }
 
 // run makes the request of a new message and submits it; submit returns
