@@ -165,15 +165,13 @@ func (b *batcher) wakeLocked(wasEmpty bool) {
 // sideBySideWidth is the workers a call of sideBySideMin sets keeps busy
 // to good effect: the verifier sizes a call's parallelism to its work
 // (about a worker per 2 ms of it), and a call of a few hundred sets spread
-// over more cores spends their time waiting on its serial steps (verifybench
-// on a 16-core Xeon: 512 sets 4.8 times faster on 16 cores than on one,
-// 4,096 sets 9 times).
+// over more cores spends their time waiting on its serial steps.
 const sideBySideWidth = 4
 
 // sideBySideMin is the fewest queued sets a backup takes beside the calls
 // being verified: from a few hundred sets a call's cost per set is near its
-// least (verifybench, µs a set on one root: 31.7 at 256, 21.2 at 1,024), so a
-// second call of them costs about what the sets would cost in the first.
+// least, so a second call of them costs about what the sets would cost in
+// the first.
 const sideBySideMin = 256
 
 // sideBySideLocked reports whether a backup takes the queued sets at once,

@@ -53,12 +53,8 @@ func (p *Pool) verifyLoop(r role) {
 // isolatedShare is the most of a core the isolated peers' goroutine spends
 // verifying (see rest): an isolated attacker's flood takes no more from the
 // other batches, and what its lane cannot verify in time times out and
-// leaves the queues. BenchmarkLoopbackAttack (gossipsub, two vCPUs): with
-// other work on the machine the honest verdicts' p99 rises 1.9x under the
-// attack with the rest, 3.8x without; on a quiet machine 2.9x and 3.1x,
-// within the noise. The cost: an honest peer isolated by one invalid
-// signature is verified at a quarter of a core, several hundred sets a
-// second, for about one PeerHalfLife.
+// leaves the queues. The cost: an honest peer isolated by one invalid
+// signature is verified at a quarter of a core, for about one PeerHalfLife.
 const isolatedShare = 0.25
 
 // rest waits, after a call of the isolated peers' goroutine that took took,
