@@ -9,7 +9,7 @@ import (
 // (BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_).
 func Sign(sk *SecretKey, msg []byte) *Signature {
 	s := new(Signature)
-	*s.a.Blst() = *new(blst.P2Affine).Sign(&sk.s, msg, []byte(dst))
+	*(*curve.G2Affine)(s).Blst() = *new(blst.P2Affine).Sign(&sk.s, msg, []byte(dst))
 	return s
 }
 
@@ -20,7 +20,7 @@ func Verify(pk *PublicKey, msg []byte, sig *Signature) bool {
 	if !validKey(pk) || sig == nil {
 		return false
 	}
-	return sig.a.Blst().Verify(true, pk.a.Blst(), false, msg, []byte(dst))
+	return sig.point().Blst().Verify(true, pk.point().Blst(), false, msg, []byte(dst))
 }
 
 // AggregateVerify reports whether sig is the aggregate of the signatures of
@@ -31,11 +31,11 @@ func AggregateVerify(pks []*PublicKey, msgs [][]byte, sig *Signature) bool {
 	}
 	ps := make([]*blst.P1Affine, len(pks))
 	for i, pk := range pks {
-		ps[i] = pk.a.Blst()
+		ps[i] = pk.point().Blst()
 	}
 	ms := make([]blst.Message, len(msgs))
 	copy(ms, msgs)
-	return sig.a.Blst().AggregateVerify(true, ps, false, ms, []byte(dst))
+	return sig.point().Blst().AggregateVerify(true, ps, false, ms, []byte(dst))
 }
 
 // FastAggregateVerify reports whether sig is the aggregate of the signatures
@@ -63,7 +63,7 @@ func EthFastAggregateVerify(pks []*PublicKey, msg []byte, sig *Signature) bool {
 
 // validKey reports whether pk is a key: not nil, not the zero value (the
 // point at infinity, which no decoder returns).
-func validKey(pk *PublicKey) bool { return pk != nil && !pk.a.IsInfinity() }
+func validKey(pk *PublicKey) bool { return pk != nil && !pk.point().IsInfinity() }
 
 // hasInvalid reports whether a key of pks is not [validKey].
 func hasInvalid(pks []*PublicKey) bool {
@@ -86,10 +86,11 @@ func AggregateSignatures(sigs []*Signature) (*Signature, error) {
 		if s == nil {
 			return nil, wrapf(ErrInvalidEncoding, "aggregating signatures: nil signature %d", i)
 		}
-		pts[i] = &s.a
+		pts[i] = s.point()
 	}
 	sum := curve.SumG2(pts)
-	return &Signature{a: sum.Affine()}, nil
+	a := sum.Affine()
+	return (*Signature)(&a), nil
 }
 
 // AggregatePublicKeys returns the sum of the keys: the key that verifies
@@ -103,7 +104,8 @@ func AggregatePublicKeys(pks []*PublicKey) (*PublicKey, error) {
 	if sum.IsInfinity() {
 		return nil, wrapf(ErrInfinity, "aggregating public keys")
 	}
-	return &PublicKey{a: sum.Affine()}, nil
+	a := sum.Affine()
+	return (*PublicKey)(&a), nil
 }
 
 func sumKeys(pks []*PublicKey) (curve.G1, error) {
@@ -115,7 +117,7 @@ func sumKeys(pks []*PublicKey) (curve.G1, error) {
 		if !validKey(pk) {
 			return curve.G1{}, wrapf(ErrInvalidEncoding, "aggregating public keys: nil or zero key %d", i)
 		}
-		pts[i] = &pk.a
+		pts[i] = pk.point()
 	}
 	return curve.SumG1(pts), nil
 }

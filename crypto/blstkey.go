@@ -19,7 +19,7 @@ func PublicKeyFromBlst(p *blst.P1Affine) (*PublicKey, error) {
 		return nil, wrapf(ErrInvalidEncoding, "nil blst public key")
 	}
 	pk := new(PublicKey)
-	if pk.a.Blst().Deserialize(p.Serialize()) == nil {
+	if pk.point().Blst().Deserialize(p.Serialize()) == nil {
 		return nil, wrapf(ErrNotOnCurve, "blst public key")
 	}
 	if err := pk.keyValidate("blst public key"); err != nil {
@@ -31,10 +31,10 @@ func PublicKeyFromBlst(p *blst.P1Affine) (*PublicKey, error) {
 // keyValidate is what KeyValidate checks of a point on the curve: not the
 // point at infinity, in G1.
 func (pk *PublicKey) keyValidate(what string) error {
-	if pk.a.IsInfinity() {
+	if pk.point().IsInfinity() {
 		return wrapf(ErrInfinity, "%s", what)
 	}
-	if !pk.a.InG1() {
+	if !pk.point().InG1() {
 		return wrapf(ErrNotInSubgroup, "%s", what)
 	}
 	return nil

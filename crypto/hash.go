@@ -1,29 +1,25 @@
 package crypto
 
-import (
-	"unsafe"
-
-	"github.com/attpool/attpool/internal/curve"
-)
+import "github.com/attpool/attpool/internal/curve"
 
 // HashedMessage is a message hashed to G2 under the signatures' domain tag,
 // for many keys that sign one message: [Sign] hashes on every call (about
 // 170 µs), [HashedMessage.Sign] only multiplies. The zero value is the
 // point at infinity, which no message hashes to: it signs to the infinity
 // signature.
-type HashedMessage struct {
-	h curve.G2Affine // first field: package internal/blspoint reads it
-}
+type HashedMessage curve.G2Affine
 
 // HashMessage hashes msg to G2 as [Sign] does.
 func HashMessage(msg []byte) *HashedMessage {
-	return &HashedMessage{h: curve.HashToG2(msg, []byte(dst))}
+	h := curve.HashToG2(msg, []byte(dst))
+	return (*HashedMessage)(&h)
 }
 
 // Sign returns sk's signature of the message m was hashed from: the
 // signature [Sign] returns for it.
 func (m *HashedMessage) Sign(sk *SecretKey) *Signature {
-	return &Signature{a: m.h.MulSecret(&sk.s)}
+	a := (*curve.G2Affine)(m).MulSecret(&sk.s)
+	return (*Signature)(&a)
 }
 
 // HashToCurveG2 returns hash_to_curve(msg) in G2 under any domain
@@ -34,16 +30,3 @@ func HashToCurveG2(msg, dst []byte) [2 * SignatureSize]byte {
 	p := curve.HashToG2(msg, dst)
 	return p.Uncompressed()
 }
-
-// Package internal/blspoint reads the curve point of a PublicKey, Signature
-// or HashedMessage through a pointer to it (a pointer to a struct points at
-// its first field). These fail the build if one of them grows beyond its
-// point.
-var (
-	_ [unsafe.Sizeof(PublicKey{}) - unsafe.Sizeof(curve.G1Affine{})]struct{}
-	_ [unsafe.Sizeof(curve.G1Affine{}) - unsafe.Sizeof(PublicKey{})]struct{}
-	_ [unsafe.Sizeof(Signature{}) - unsafe.Sizeof(curve.G2Affine{})]struct{}
-	_ [unsafe.Sizeof(curve.G2Affine{}) - unsafe.Sizeof(Signature{})]struct{}
-	_ [unsafe.Sizeof(HashedMessage{}) - unsafe.Sizeof(curve.G2Affine{})]struct{}
-	_ [unsafe.Sizeof(curve.G2Affine{}) - unsafe.Sizeof(HashedMessage{})]struct{}
-)

@@ -88,7 +88,7 @@ func (sk *SecretKey) Bytes() [SecretKeySize]byte {
 // PublicKey returns the key's public key.
 func (sk *SecretKey) PublicKey() *PublicKey {
 	pk := new(PublicKey)
-	*pk.a.Blst() = *new(blst.P1Affine).From(&sk.s)
+	*pk.point().Blst() = *new(blst.P1Affine).From(&sk.s)
 	return pk
 }
 
@@ -98,9 +98,15 @@ func (sk *SecretKey) PublicKey() *PublicKey {
 // zero value is the point at infinity, not a valid key: the verification
 // and aggregation functions reject it as they reject nil. A PublicKey is
 // immutable and safe for concurrent use.
-type PublicKey struct {
-	a curve.G1Affine // first field: package internal/blspoint reads it
-}
+type PublicKey curve.G1Affine
+
+// PublicKey, Signature and HashedMessage are defined over the curve points
+// of package internal/curve, so that the verifier and the pool reach a
+// value's point by a type conversion, which the compiler checks and which
+// costs nothing: (*curve.G1Affine)(pk). Package internal/blspoint names
+// these conversions.
+
+func (pk *PublicKey) point() *curve.G1Affine { return (*curve.G1Affine)(pk) }
 
 // PublicKeyFromBytes decodes a 48-byte compressed G1 point and applies the
 // specs' KeyValidate: the point must be on the curve, in G1 and not the point
@@ -113,7 +119,7 @@ func PublicKeyFromBytes(b []byte) (*PublicKey, error) {
 	var in [PublicKeySize]byte
 	copy(in[:], b)
 	pk := new(PublicKey)
-	if err := decodeErr(pk.a.SetCompressed(&in)); err != nil {
+	if err := decodeErr(pk.point().SetCompressed(&in)); err != nil {
 		return nil, wrapf(err, "public key")
 	}
 	if err := pk.keyValidate("public key"); err != nil {
@@ -125,12 +131,12 @@ func PublicKeyFromBytes(b []byte) (*PublicKey, error) {
 // Bytes returns the 48-byte compressed encoding.
 func (pk *PublicKey) Bytes() [PublicKeySize]byte {
 	var out [PublicKeySize]byte
-	copy(out[:], pk.a.Blst().Compress())
+	copy(out[:], pk.point().Blst().Compress())
 	return out
 }
 
 // Equal reports whether pk and q are the same key.
-func (pk *PublicKey) Equal(q *PublicKey) bool { return pk.a.Blst().Equals(q.a.Blst()) }
+func (pk *PublicKey) Equal(q *PublicKey) bool { return pk.point().Blst().Equals(q.point().Blst()) }
 
 // Signature is a BLS signature: a point on the G2 curve in affine form. A
 // Signature from [SignatureFromBytes] or [Sign] is in G2; one from
@@ -139,9 +145,9 @@ func (pk *PublicKey) Equal(q *PublicKey) bool { return pk.a.Blst().Equals(q.a.Bl
 // zero value is the point at infinity, the same value [SignatureFromBytes]
 // decodes from the infinity encoding (0xc0 then zeros): a valid element of
 // G2, the aggregate of no signatures.
-type Signature struct {
-	a curve.G2Affine // first field: package internal/blspoint reads it
-}
+type Signature curve.G2Affine
+
+func (s *Signature) point() *curve.G2Affine { return (*curve.G2Affine)(s) }
 
 // SignatureFromBytes decodes a 96-byte compressed G2 point and checks that it
 // is on the curve and in G2 (the specs' signature_to_point with its subgroup
@@ -157,7 +163,7 @@ func (s *Signature) SetBytes(b []byte) (*Signature, error) {
 	if _, err := t.SetBytesNoSubgroupCheck(b); err != nil {
 		return nil, err
 	}
-	if !t.a.InG2() {
+	if !t.point().InG2() {
 		return nil, wrapf(ErrNotInSubgroup, "signature")
 	}
 	*s = t
@@ -178,22 +184,22 @@ func (s *Signature) SetBytesNoSubgroupCheck(b []byte) (*Signature, error) {
 	if err := decodeErr(t.SetCompressed(&in)); err != nil {
 		return nil, wrapf(err, "signature")
 	}
-	s.a = t
+	*s = Signature(t)
 	return s, nil
 }
 
 // Bytes returns the 96-byte compressed encoding.
 func (s *Signature) Bytes() [SignatureSize]byte {
 	var out [SignatureSize]byte
-	copy(out[:], s.a.Blst().Compress())
+	copy(out[:], s.point().Blst().Compress())
 	return out
 }
 
 // Equal reports whether s and t are the same point.
-func (s *Signature) Equal(t *Signature) bool { return s.a.Equal(&t.a) }
+func (s *Signature) Equal(t *Signature) bool { return s.point().Equal(t.point()) }
 
 // InG2 reports whether s is in the prime-order subgroup G2.
-func (s *Signature) InG2() bool { return s.a.InG2() }
+func (s *Signature) InG2() bool { return s.point().InG2() }
 
 // IsInfinity reports whether s is the point at infinity.
-func (s *Signature) IsInfinity() bool { return s.a.IsInfinity() }
+func (s *Signature) IsInfinity() bool { return s.point().IsInfinity() }

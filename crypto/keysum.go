@@ -35,7 +35,8 @@ func (s *KeySum) PublicKey() (*PublicKey, error) {
 	if s.p.IsInfinity() {
 		return nil, wrapf(ErrInfinity, "sum of public keys")
 	}
-	return &PublicKey{a: s.p.Affine()}, nil
+	a := s.p.Affine()
+	return (*PublicKey)(&a), nil
 }
 
 // sumKeysOrNone is sumKeys where no keys sum to the identity.

@@ -13,13 +13,13 @@ func VerifyDistinctBatch(pks []*PublicKey, msgs [][]byte, sigs []*Signature) boo
 	keys := make([]*curve.G1Affine, len(pks))
 	for i, pk := range pks {
 		if pk != nil {
-			keys[i] = &pk.a
+			keys[i] = pk.point()
 		}
 	}
 	points := make([]*curve.G2Affine, len(sigs))
 	for i, s := range sigs {
 		if s != nil {
-			points[i] = &s.a
+			points[i] = s.point()
 		}
 	}
 	return curve.VerifyDistinctBatch(keys, msgs, points)

@@ -85,7 +85,7 @@ func TestHashedMessageSignsAsSign(t *testing.T) {
 				t.Fatalf("key %d, msg %x: HashedMessage.Sign %x, Sign %x", i, msg, got.Bytes(), want.Bytes())
 			}
 		}
-		if want := curve.HashToG2(msg, []byte(dst)); !h.h.Equal(&want) {
+		if want := curve.HashToG2(msg, []byte(dst)); !(*curve.G2Affine)(h).Equal(&want) {
 			t.Fatalf("HashMessage(%x) is not the hash under the signatures' tag", msg)
 		}
 	}

@@ -10,39 +10,33 @@ import (
 	"github.com/attpool/attpool/pool/pooltest"
 )
 
-// A node wires the pool to what it knows, validates an attestation a peer
-// forwarded and reads the verdict. pooltest's in-memory network stands in
-// for the node's state here: 1024 validators, a block at every slot up to
-// slot 8, the clock at the start of slot 8.
+// A verdict names the gossip rule it applies, so that a node can penalise
+// the peer for a Reject and tell the rules apart in its metrics. The quick
+// start (examples/quickstart) wires a pool to a node's state; here
+// pooltest's in-memory network hands it over whole.
 func Example() {
-	net := pooltest.NewNetwork(1024, 8)
-	node := pool.Node{
-		GenesisTime: pooltest.Genesis,
-		Clock:       net.Clock,      // nil: the system clock
-		Keys:        net.Keys,       // the validators' public keys
-		Committees:  net.Committees, // the beacon committees of an epoch
-		Forks:       net.Forks,      // fork versions and genesis validators root
-		Chain:       net.Chain,      // fork choice: blocks, checkpoints
-	}
-	p, err := pool.New(pool.Config{}, node) // the zero Config: the defaults
+	net := pooltest.NewNetwork(1024, 8) // the clock at the start of slot 8
+	p, err := pool.New(pool.Config{}, net.Node())
 	if err != nil {
 		panic(err)
 	}
 	defer p.Close()
+	ctx, peer := context.Background(), pool.Peer("peer-a")
+	msgs := net.SlotMessages(8, 0, 1)
 
-	// An attestation of slot 8 as gossip brings it: the message, the subnet
-	// it came on and the peer that forwarded it (a libp2p node passes
-	// pool.Peer(id) of its peer.ID).
-	m := net.SlotMessages(8, 0, 1)[0]
-	res := p.ValidateAttestation(context.Background(), pool.Peer("peer-a"), m.Att, m.Subnet)
-	fmt.Println(res.Verdict, res.Err, res.Indexed.AttestingIndices)
+	// Another attester's signature: the signature is checked, and fails.
+	forged := *msgs[0].Att
+	forged.Signature = msgs[1].Att.Signature
+	res := p.ValidateAttestation(ctx, peer, &forged, msgs[0].Subnet)
+	fmt.Println(res.Verdict, res.Rule(), errors.Is(res, pool.ErrInvalidSignature))
 
-	// Another peer forwards the same attestation: Ignore, no penalty.
-	res = p.ValidateAttestation(context.Background(), pool.Peer("peer-b"), m.Att, m.Subnet)
-	fmt.Println(res.Verdict, res.Rule(), errors.Is(res, pool.ErrAlreadySeen))
+	// A valid attestation on a subnet that is not its committee's: refused
+	// before any signature is checked.
+	res = p.ValidateAttestation(ctx, peer, msgs[2].Att, (msgs[2].Subnet+1)%pool.AttestationSubnetCount)
+	fmt.Println(res.Verdict, res.Rule(), errors.Is(res, pool.ErrWrongSubnet))
 	// Output:
-	// accept <nil> [256]
-	// ignore already_seen true
+	// reject invalid_signature true
+	// reject wrong_subnet true
 }
 
 // The pool aggregates what it accepts: validate one slot's attestations,

@@ -66,7 +66,7 @@ func (s signer) signPTC(slot uint64, members []uint64, invalid float64, seed uin
 	var datas [2]*attestation.PayloadAttestationData
 	for i, present := range []bool{false, true} {
 		datas[i] = &attestation.PayloadAttestationData{BeaconBlockRoot: s.net.Data(slot).BeaconBlockRoot, Slot: slot, PayloadPresent: present}
-		root, err := ptcSigningRoot(s.net, datas[i])
+		root, err := s.signingRoot(ssz.DomainPTCAttester, slot, datas[i])
 		if err != nil {
 			return nil, nil, err
 		}
@@ -90,15 +90,6 @@ func (s signer) signPTC(slot uint64, members []uint64, invalid float64, seed uin
 		gossip[i] = ptcMsg{msg: &m}
 	}
 	return clean, gossip, nil
-}
-
-// ptcSigningRoot is the root a PTC member signs for d.
-func ptcSigningRoot(net *pooltest.Network, d *attestation.PayloadAttestationData) ([32]byte, error) {
-	domain, err := ssz.ComputeDomain(ssz.DomainPTCAttester, net.Forks.ForkVersion(d.Slot/net.SlotsPerEpoch), net.Forks.GenesisValidatorsRoot())
-	if err != nil {
-		return [32]byte{}, err
-	}
-	return ssz.ComputeSigningRoot(d, domain)
 }
 
 // ptcBlock is what the blocks of the slots after the simulated ones would
@@ -141,7 +132,7 @@ func (e *env) validPayloadAttestation(pa *attestation.PayloadAttestation, slot u
 			pks = append(pks, e.net.Keys.PublicKey(v))
 		}
 	}
-	root, err := ptcSigningRoot(e.net, pa.Data)
+	root, err := signer{net: e.net}.signingRoot(ssz.DomainPTCAttester, pa.Data.Slot, pa.Data)
 	if err != nil {
 		return false
 	}

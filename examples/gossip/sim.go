@@ -252,14 +252,20 @@ type signer struct {
 	net *pooltest.Network
 }
 
-// signingRoot is the root an attester of d signs.
-func (s signer) signingRoot(d *attestation.AttestationData) ([32]byte, error) {
-	epoch := d.Slot / s.net.SlotsPerEpoch
-	domain, err := ssz.ComputeDomain(ssz.DomainBeaconAttester, s.net.Forks.ForkVersion(epoch), s.net.Forks.GenesisValidatorsRoot())
+// signingRoot is the root a validator signs for msg, a message of slot,
+// under the domain of type dt: an attester's for its AttestationData
+// (ssz.DomainBeaconAttester), a PTC member's for its PayloadAttestationData
+// (ssz.DomainPTCAttester).
+func (s signer) signingRoot(dt ssz.DomainType, slot uint64, msg interface{ HashTreeRoot() ([32]byte, error) }) ([32]byte, error) {
+	domain, err := ssz.ComputeDomain(dt, s.net.Forks.ForkVersion(slot/s.net.SlotsPerEpoch), s.net.Forks.GenesisValidatorsRoot())
 	if err != nil {
 		return [32]byte{}, err
 	}
-	return ssz.ComputeSigningRoot(d.Copy(), domain)
+	root, err := msg.HashTreeRoot()
+	if err != nil {
+		return [32]byte{}, err
+	}
+	return ssz.ComputeSigningRootFromRoot(root, domain), nil
 }
 
 // subnet is the subnet of committee's attestations at slot.
@@ -278,7 +284,7 @@ func (s signer) signSlot(slot uint64, bar *progress) ([]message, error) {
 // subnets: a node subscribed to subnets 0 to subnets-1.
 func (s signer) signSlotSubnets(slot, subnets uint64, bar *progress) ([]message, error) {
 	d := s.net.Data(slot)
-	root, err := s.signingRoot(d)
+	root, err := s.signingRoot(ssz.DomainBeaconAttester, d.Slot, d)
 	if err != nil {
 		return nil, err
 	}
@@ -309,7 +315,7 @@ func (s signer) signSlotSubnets(slot, subnets uint64, bar *progress) ([]message,
 // slot (the out-of-window votes).
 func (s signer) signVote(e extraVote) (message, error) {
 	d := s.net.Data(e.slot)
-	root, err := s.signingRoot(d)
+	root, err := s.signingRoot(ssz.DomainBeaconAttester, d.Slot, d)
 	if err != nil {
 		return message{}, err
 	}

@@ -91,41 +91,43 @@ const (
 // parseFlags parses the program's flags from args into fs and checks them.
 func parseFlags(fs *flag.FlagSet, args []string) (options, error) {
 	var o options
-	fs.IntVar(&o.hosts, "hosts", 4, "validating hosts, joined in a line (2 to 32)")
-	fs.Uint64Var(&o.validators, "validators", 16384, "validators of the simulated chain, 8,192 or more (a slot's attesters are 1/32 of them)")
-	fs.Float64Var(&o.invalid, "invalid", 0.02, "share of attestations with an invalid signature (0 to 0.5)")
-	fs.IntVar(&o.undecodable, "undecodable", 8, "attestation payloads that are not ssz_snappy (0 to 1024)")
-	fs.IntVar(&o.wrongSubnet, "wrong-subnet", 4, "valid attestations also published on another subnet (0 to 256)")
-	fs.IntVar(&o.aggFaults, "aggregate-faults", 1, "aggregates of each fault kind (0 to 4; the slot's aggregates must hold them)")
+	f := o.flags(fs)
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the traffic")
-	fs.DurationVar(&o.timeout, "timeout", 2*time.Minute, "bound on the whole run (1s to 1h)")
-	fs.DurationVar(&o.idle, "idle", 5*time.Second, "end a phase when nothing happened for this long (10ms to -timeout)")
-	fs.DurationVar(&o.spread, "spread", time.Second, "each source spaces a phase's messages over this time (0: at once; at most -timeout)")
 	fs.BoolVar(&o.permissive, "permissive", false, "thresholds no score reaches: every message is validated")
-	if err := cli.Parse(fs, args); err != nil {
-		return o, err
-	}
-	return o, o.check()
+	return o, f.Parse(args)
+}
+
+// flags declares the flags that have bounds on fs (nil: none, to check o).
+func (o *options) flags(fs *flag.FlagSet) *cli.Flags {
+	f := cli.NewFlags(fs)
+	cli.Bounded(f, &o.hosts, "hosts", 4, 2, maxHosts, "validating hosts, joined in a line (2 to 32)")
+	cli.Bounded(f, &o.validators, "validators", 16384, minValidators, pool.DefaultConfig().MaxValidators, "validators of the simulated chain, 8,192 or more (a slot's attesters are 1/32 of them)")
+	cli.Bounded(f, &o.invalid, "invalid", 0.02, 0, maxInvalid, "share of attestations with an invalid signature (0 to 0.5)")
+	cli.Bounded(f, &o.undecodable, "undecodable", 8, 0, maxUndecodable, "attestation payloads that are not ssz_snappy (0 to 1024)")
+	cli.Bounded(f, &o.wrongSubnet, "wrong-subnet", 4, 0, maxWrongSubnet, "valid attestations also published on another subnet (0 to 256)")
+	cli.Bounded(f, &o.aggFaults, "aggregate-faults", 1, 0, maxAggregateFaults, "aggregates of each fault kind (0 to 4; the slot's aggregates must hold them)")
+	cli.Bounded(f, &o.timeout, "timeout", 2*time.Minute, minTimeout, maxTimeout, "bound on the whole run (1s to 1h)")
+	cli.Bounded(f, &o.idle, "idle", 5*time.Second, minIdle, maxTimeout, "end a phase when nothing happened for this long (10ms to -timeout)")
+	cli.Bounded(f, &o.spread, "spread", time.Second, 0, maxTimeout, "each source spaces a phase's messages over this time (0: at once; at most -timeout)")
+	f.Check(func() error { // -idle and -spread fit in the run
+		if cli.Range("timeout", o.timeout, minTimeout, maxTimeout) != nil {
+			return nil // the bounds of the three have their errors
+		}
+		return cli.Check(withinRun("idle", o.idle, o.timeout), withinRun("spread", o.spread, o.timeout))
+	})
+	return f
 }
 
 // check refuses options out of their bounds, naming the flags.
-func (o options) check() error {
-	timeout := cli.Range("timeout", o.timeout, minTimeout, maxTimeout)
-	within := o.timeout // -idle and -spread fit in the run
-	if timeout != nil {
-		within = maxTimeout
+func (o options) check() error { return o.flags(nil).Run() }
+
+// withinRun refuses a duration flag longer than a valid -timeout (and
+// within its own bounds, which refuse it otherwise).
+func withinRun(name string, d, timeout time.Duration) error {
+	if d <= timeout || d > maxTimeout {
+		return nil
 	}
-	return cli.Check(
-		cli.Range("hosts", o.hosts, 2, maxHosts),
-		cli.Range("validators", o.validators, minValidators, pool.DefaultConfig().MaxValidators),
-		cli.Range("invalid", o.invalid, 0, maxInvalid),
-		cli.Range("undecodable", o.undecodable, 0, maxUndecodable),
-		cli.Range("wrong-subnet", o.wrongSubnet, 0, maxWrongSubnet),
-		cli.Range("aggregate-faults", o.aggFaults, 0, maxAggregateFaults),
-		timeout,
-		cli.Range("idle", o.idle, minIdle, within),
-		cli.Range("spread", o.spread, 0, within),
-	)
+	return fmt.Errorf("-%s %v: want at most -timeout %v", name, d, timeout)
 }
 
 func main() {

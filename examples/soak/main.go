@@ -81,29 +81,17 @@ type options struct {
 // parseFlags parses the program's flags from args into fs and checks them.
 func parseFlags(fs *flag.FlagSet, args []string) (options, error) {
 	var o options
-	fs.Uint64Var(&o.perSlot, "validators-per-slot", 512, "attesters per slot (committees of 128; the network has 32 times as many validators)")
-	fs.IntVar(&o.epochs, "epochs", 10, "epochs to run")
-	fs.Float64Var(&o.invalid, "invalid", 0.02, "share of SingleAttestations with an invalid signature")
-	fs.Float64Var(&o.withheld, "withheld", 0.1, "share of attesters whose attestation arrives only inside aggregates")
-	fs.IntVar(&o.aggregators, "aggregators", 2, "aggregates sent per committee and slot")
-	fs.IntVar(&o.goroutines, "goroutines", 16, "submitting goroutines")
-	fs.IntVar(&o.hostile, "hostile", 0, "forward the invalid SingleAttestations from this many hostile peers and the others from 64 honest peers (0: no peers)")
-	fs.Float64Var(&o.growth, "growth", 1.25, "allowed heap growth of epochs 3+ over epoch 2")
-	fs.Float64Var(&o.slackMiB, "slack-mib", 4, "heap slack added to the allowed growth, MiB")
-	if err := cli.Parse(fs, args); err != nil {
-		return o, err
-	}
-	return o, cli.Check(
-		cli.Range("validators-per-slot", o.perSlot, 1, pool.DefaultConfig().MaxValidators/32),
-		cli.AtLeast("epochs", o.epochs, 1),
-		cli.Range("invalid", o.invalid, 0, 1),
-		cli.Range("withheld", o.withheld, 0, 1),
-		cli.AtLeast("aggregators", o.aggregators, 0),
-		cli.AtLeast("goroutines", o.goroutines, 1),
-		cli.AtLeast("hostile", o.hostile, 0),
-		cli.AtLeast("growth", o.growth, 1),
-		cli.AtLeast("slack-mib", o.slackMiB, 0),
-	)
+	f := cli.NewFlags(fs)
+	cli.Bounded(f, &o.perSlot, "validators-per-slot", 512, 1, pool.DefaultConfig().MaxValidators/32, "attesters per slot (committees of 128; the network has 32 times as many validators)")
+	cli.Floor(f, &o.epochs, "epochs", 10, 1, "epochs to run")
+	cli.Bounded(f, &o.invalid, "invalid", 0.02, 0, 1, "share of SingleAttestations with an invalid signature")
+	cli.Bounded(f, &o.withheld, "withheld", 0.1, 0, 1, "share of attesters whose attestation arrives only inside aggregates")
+	cli.Floor(f, &o.aggregators, "aggregators", 2, 0, "aggregates sent per committee and slot")
+	cli.Floor(f, &o.goroutines, "goroutines", 16, 1, "submitting goroutines")
+	cli.Floor(f, &o.hostile, "hostile", 0, 0, "forward the invalid SingleAttestations from this many hostile peers and the others from 64 honest peers (0: no peers)")
+	cli.Floor(f, &o.growth, "growth", 1.25, 1, "allowed heap growth of epochs 3+ over epoch 2")
+	cli.Floor(f, &o.slackMiB, "slack-mib", 4, 0, "heap slack added to the allowed growth, MiB")
+	return o, f.Parse(args)
 }
 
 func main() {

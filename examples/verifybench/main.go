@@ -58,25 +58,26 @@ const maxSize = 1 << 16
 // parseFlags parses the program's flags from args into fs and checks them.
 func parseFlags(fs *flag.FlagSet, args []string) (options, error) {
 	var o options
-	fs.IntVar(&o.runs, "runs", 5, "runs per measurement (the median is printed)")
+	f := cli.NewFlags(fs)
+	cli.Floor(f, &o.runs, "runs", 5, 1, "runs per measurement (the median is printed)")
 	sizesFlag := fs.String("sizes", "16,64,256,512,1024,4096", "same-root group sizes (1 to 65536)")
-	fs.IntVar(&o.alone, "alone", 256, "method (a) is timed on at most this many sets per size (its cost per signature does not depend on n)")
+	cli.Floor(f, &o.alone, "alone", 256, 1, "method (a) is timed on at most this many sets per size (its cost per signature does not depend on n)")
 	fs.BoolVar(&o.quick, "quick", false, "skip the mixed, bisection and subgroup tables")
 	fs.StringVar(&o.reportDir, "report", "", "also write every measurement to `DIR`/verifybench.csv and a chart of the same-root table to DIR/verifybench.png")
-	if err := cli.Parse(fs, args); err != nil {
+	if err := f.Parse(args); err != nil {
 		return o, err
 	}
-	for _, f := range strings.Split(*sizesFlag, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
+	for _, size := range strings.Split(*sizesFlag, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(size))
 		if err != nil {
-			return o, fmt.Errorf("-sizes: %q is not a number", f)
+			return o, fmt.Errorf("-sizes: %q is not a number", size)
 		}
 		if err := cli.Range("sizes", n, 1, maxSize); err != nil {
 			return o, err
 		}
 		o.sizes = append(o.sizes, n)
 	}
-	return o, cli.Check(cli.AtLeast("runs", o.runs, 1), cli.AtLeast("alone", o.alone, 1))
+	return o, nil
 }
 
 func main() {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"flag"
 	"io"
 	"math"
@@ -10,8 +11,7 @@ import (
 )
 
 func newFlags() (*flag.FlagSet, *int) {
-	fs := flag.NewFlagSet("prog", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := quietFlags()
 	return fs, fs.Int("n", 1, "a number")
 }
 
@@ -55,5 +55,68 @@ func TestRange(t *testing.T) {
 	}
 	if Check(nil, nil) != nil {
 		t.Error("Check of no errors is not nil")
+	}
+}
+
+func quietFlags() *flag.FlagSet {
+	fs := flag.NewFlagSet("prog", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+// declare declares the flags of a program on fs: a bounded int, a floored
+// duration and a check across them.
+func declare(fs *flag.FlagSet, n *int, d *time.Duration) *Flags {
+	f := NewFlags(fs)
+	Bounded(f, n, "n", 4, 2, 8, "a number")
+	Floor(f, d, "d", time.Second, time.Millisecond, "a duration")
+	f.Check(func() error {
+		if time.Duration(*n)*time.Second > *d {
+			return errors.New("-d: want at least -n seconds")
+		}
+		return nil
+	})
+	return f
+}
+
+// Flags parses its flags with their defaults, refuses each value out of
+// its bounds and the check across them, all at once, and checks values
+// set in code the same way over a nil flag set, leaving them as they are.
+func TestFlags(t *testing.T) {
+	var n int
+	var d time.Duration
+	f := declare(quietFlags(), &n, &d)
+	if n != 4 || d != time.Second {
+		t.Errorf("defaults: -n %d -d %v", n, d)
+	}
+	if err := f.Parse([]string{"-n", "3", "-d", "3s"}); err != nil || n != 3 || d != 3*time.Second {
+		t.Errorf("-n 3 -d 3s: %d %v %v", n, d, err)
+	}
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"-n", "9", "-d", "1h"}, []string{"-n 9: want 2 to 8"}},
+		{[]string{"-n", "1", "-d", "0s"}, []string{"-n 1: want 2 to 8", "-d 0s: want at least 1ms", "-d: want at least -n seconds"}},
+		{[]string{"-n", "x"}, []string{"invalid value"}},
+		{[]string{"y"}, []string{"flags only"}},
+	} {
+		err := declare(quietFlags(), new(int), new(time.Duration)).Parse(c.args)
+		for _, w := range c.want {
+			if err == nil || !strings.Contains(err.Error(), w) {
+				t.Errorf("%q: %v, want %q", c.args, err, w)
+			}
+		}
+	}
+	n, d = 9, 0
+	if err := declare(nil, &n, &d).Run(); err == nil || !strings.Contains(err.Error(), "-n 9") || !strings.Contains(err.Error(), "-d 0s") {
+		t.Errorf("values set in code: %v, want both refused", err)
+	}
+	if n != 9 || d != 0 {
+		t.Errorf("a nil flag set changed the values: %d %v", n, d)
+	}
+	n, d = 2, 2*time.Second
+	if err := declare(nil, &n, &d).Run(); err != nil {
+		t.Errorf("values in bounds: %v", err)
 	}
 }
