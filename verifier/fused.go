@@ -72,8 +72,8 @@ func (c *call) withMargin(whole blindedRange) (blindedRange, bool) {
 	c.first, c.sharedBase = nil, c.shared
 	if f.R <= len(f.H) {
 		// The first rounds are already R (a call over many roots at 128
-		// bits): no fresh digits, the same scalars, and the whole call's
-		// value is the failing one already computed.
+		// bits). There are no fresh digits and the same scalars. The whole
+		// call's value is the failing one already computed.
 		return whole, true
 	}
 	digits, H, PG, ok := c.marginRounds(f.digits, len(f.H), f.R, f.H, f.PG, f.big)
@@ -153,7 +153,7 @@ func (c *call) blindedSums(digits []uint8, R int, H []curve.G2, PG [][]curve.G1,
 }
 
 // bigGroups returns the groups large enough that their key sums P_g = sum
-// r_k pk_k come from the digit rounds in G1 (Horner again); the others' come
+// r_k pk_k come from the digit rounds in G1 (Horner again). The others' come
 // from a multi-scalar multiplication with the r_k.
 func (c *call) bigGroups() []int {
 	var big []int
