@@ -14,8 +14,8 @@ import (
 
 // aggregate is one aggregate of the attestations of a committee to one
 // AttestationData, or of the payload attestations of a PTC to one
-// PayloadAttestationData: its bits and the sum of its signatures, kept as a
-// point (never re-encoded and decoded).
+// PayloadAttestationData. It holds its bits and the sum of its signatures,
+// kept as a point (never re-encoded and decoded).
 type aggregate struct {
 	bits bitfield.Bitlist
 	sig  curve.G2
@@ -79,9 +79,9 @@ func newAggStore(maxAggs, maxData, workers int) *aggStore {
 }
 
 // canStore reports whether a message of committee k that brings w attesters
-// can be stored without exceeding a bound: it joins an aggregate there is,
-// or there is room for a new one, or data the store may evict for it
-// (storebound.go).
+// can be stored without exceeding a bound. It can when it joins an
+// aggregate there is, or there is room for a new one. It can also when
+// there is data the store may evict for it (storebound.go).
 func (s *aggStore) canStore(k aggKey, w int) bool {
 	e := s.byRoot[k.root]
 	if e != nil && len(e.committees[k.committee]) > 0 {
@@ -113,8 +113,8 @@ type single struct {
 
 // place decides which aggregate of the store single x joins: the first one
 // without x's bit. It returns nil and true if an aggregate already holds the
-// bit (x is redundant: BLS signatures are deterministic, so it is the same
-// signature), nil and false if x cannot be stored (bounds).
+// bit. x is then redundant: BLS signatures are deterministic, so it is the
+// same signature. It returns nil and false if x cannot be stored (bounds).
 func (s *aggStore) place(x *single) (*aggregate, bool) {
 	e := s.entry(x.key.root, x.data, true, 1)
 	if e == nil {
@@ -140,9 +140,9 @@ func (s *aggStore) place(x *single) (*aggregate, bool) {
 	return a, true
 }
 
-// addSingles merges accepted attestations into their aggregates: bits set,
-// signature points summed in batch (spread over the store's workers when
-// there are many). stored[i] reports whether xs[i] is in the store
+// addSingles merges accepted attestations into their aggregates. It sets
+// the bits and sums the signature points in batch (spread over the store's
+// workers when there are many). stored[i] reports whether xs[i] is in the store
 // afterwards.
 func (s *aggStore) addSingles(xs []*single) (stored []bool) {
 	var m merger
@@ -286,8 +286,9 @@ func (s *aggStore) addAggregate(k aggKey, data *attestation.AttestationData, bit
 }
 
 // knownAggregate decides an aggregate of bits from the stored aggregates of
-// its committee alone when it can (known true): not stored when their length
-// differs (another shuffling), stored already when one contains it.
+// its committee alone when it can (known true). It is not stored when their
+// length differs (another shuffling). It is stored already when one
+// contains it.
 func knownAggregate(aggs []*aggregate, bits bitfield.Bitlist) (stored, known bool) {
 	for _, a := range aggs {
 		if a.bits.Len() != bits.Len() {
@@ -343,9 +344,9 @@ type mergeTask struct {
 
 // How mergeAll splits its points (bounds chosen, not measured one by one).
 const (
-	// minChunk is the fewest points worth a goroutine of their own: the
+	// minChunk is the fewest points worth a goroutine of their own. The
 	// batch-affine sum shares its field inversions among the points of a
-	// chunk, so a chunk much smaller pays them for few points.
+	// chunk. So a chunk much smaller pays them for few points.
 	minChunk = 256
 	// chunksPerWorker is how many chunks a worker gets on average: more
 	// than one, so that a worker that finishes early (uneven tasks, cores

@@ -15,15 +15,16 @@ type rootQueue struct {
 //
 // By default it keeps a queue per signing root. A free worker takes what is
 // queued at once, so a batch holds the sets that arrived while the workers
-// were busy, unless the primary waits for more within the latency budget
-// (budget.go) because a larger call costs less per set. It takes the roots
-// in turn (round robin), each root's sets together, up to the batch cap:
-// BatchSize, or fewer when the recent time per set says a larger batch would
-// take longer than BatchTime to verify. The sets of isolated peers wait in
-// lanes of their own (peers.go), taken by the isolated peers' worker alone.
+// were busy. The exception is when the primary waits for more within the
+// latency budget (budget.go), because a larger call costs less per set. It
+// takes the roots in turn (round robin), each root's sets together, up to
+// the batch cap. The cap is BatchSize, or fewer when the recent time per set
+// says a larger batch would take longer than BatchTime to verify. The sets
+// of isolated peers wait in lanes of their own (peers.go). Only the isolated
+// peers' worker takes them.
 //
-// With a client's batching (Config.fixed) it keeps one FIFO of every set: a
-// batch is ready when it holds Min sets or its oldest has waited Wait, and
+// With a client's batching (Config.fixed) it keeps one FIFO of every set. A
+// batch is ready when it holds Min sets or its oldest has waited Wait. It
 // takes at most Size sets.
 type batcher struct {
 	fixed    bool // a client's queue (Config.fixed)
@@ -43,11 +44,11 @@ type batcher struct {
 	// rates and callCost are the latency budget's figures (budget > 0).
 	rates    arrivals
 	callCost callCost
-	// waiting is true while the primary waits for work:
-	// add wakes it only then, as a busy primary takes again when its call
-	// ends. holdCap, when positive, is the batch cap it waits for
-	// companions up to (the budget): add wakes it before its deadline only
-	// once that many sets are queued.
+	// waiting is true while the primary waits for work. add wakes it only
+	// then, as a busy primary takes again when its call ends. holdCap, when
+	// positive, is the batch cap it waits for companions up to (the
+	// budget). add wakes it before its deadline only once that many sets
+	// are queued.
 	waiting bool
 	holdCap int
 	// inflight is the batches the primary and the backups are verifying
@@ -60,11 +61,11 @@ type batcher struct {
 	laneBound  laneBound  // the most sets the lanes hold (laneRoomLocked)
 	// searching is the number of batches of other than isolated peers'
 	// sets whose check failed and that are being searched for their
-	// invalid sets: while one is, a backup takes work at once.
+	// invalid sets. While one is, a backup takes work at once.
 	searching int
 	// suspects counts, per peer, the batches being searched that hold a
-	// set it forwarded (when peers are isolated): one of them sent the
-	// invalid signature, not yet found, so their queued sets are taken
+	// set it forwarded (when peers are isolated). One of them sent the
+	// invalid signature, not yet found. So their queued sets are taken
 	// after the other peers' (takeSearchingLocked).
 	suspects map[Peer]int
 	closed   bool
@@ -102,9 +103,9 @@ func newBatcher(cfg Config) *batcher {
 // refuses them (admit).
 func (b *batcher) add(jobs ...*job) bool { return b.admit(jobs...) == admitted }
 
-// admit queues the jobs, those of one message, all or none: not when the
-// batcher is closed, nor when they are an isolated peer's and its lane has
-// no room for them (laneRoomLocked).
+// admit queues the jobs, those of one message, all or none. It queues none
+// when the batcher is closed. Nor does it when they are an isolated peer's
+// and its lane has no room for them (laneRoomLocked).
 func (b *batcher) admit(jobs ...*job) admission {
 	now := time.Now()
 	b.mu.Lock()
@@ -139,13 +140,14 @@ func (b *batcher) admit(jobs ...*job) admission {
 
 // wakeLocked wakes the workers that may take sets just queued. With a
 // client's batching, one worker (another is woken if it leaves sets). By
-// default, the primary if it is waiting, and before the deadline of
-// a wait for companions only once its cap is queued; the backups when the
-// queue was empty (a backup's wait runs from the oldest set: it learns of a
-// new one) and the primary is busy or its budget is not below BatchTime, and
-// while a search runs (they then take at once). A busy primary takes again
-// when its call ends, and a waiting one takes the queue within the budget,
-// so waking them for every set would only make work for the scheduler.
+// default, the primary if it is waiting. Before the deadline of a wait for
+// companions, the primary is woken only once its cap is queued. The backups
+// are woken when the queue was empty (a backup's wait runs from the oldest
+// set: it learns of a new one) and the primary is busy or its budget is not
+// below BatchTime. They are also woken while a search runs (they then take
+// at once). A busy primary takes again when its call ends. A waiting one
+// takes the queue within the budget. So waking them for every set would
+// only make work for the scheduler.
 func (b *batcher) wakeLocked(wasEmpty bool) {
 	if b.queuedLocked() == 0 {
 		return
@@ -163,20 +165,21 @@ func (b *batcher) wakeLocked(wasEmpty bool) {
 }
 
 // sideBySideWidth is the workers a call of sideBySideMin sets keeps busy
-// to good effect: the verifier sizes a call's parallelism to its work
-// (about a worker per 2 ms of it), and a call of a few hundred sets spread
+// to good effect. The verifier sizes a call's parallelism to its work
+// (about a worker per 2 ms of it). A call of a few hundred sets spread
 // over more cores spends their time waiting on its serial steps.
 const sideBySideWidth = 4
 
 // sideBySideMin is the fewest queued sets a backup takes beside the calls
-// being verified: from a few hundred sets a call's cost per set is near its
-// least, so a second call of them costs about what the sets would cost in
+// being verified. From a few hundred sets a call's cost per set is near its
+// least. So a second call of them costs about what the sets would cost in
 // the first.
 const sideBySideMin = 256
 
 // sideBySideLocked reports whether a backup takes the queued sets at once,
-// beside the calls being verified: on a machine with room for another call
-// of sideBySideWidth workers, once sideBySideMin sets are queued.
+// beside the calls being verified. It does on a machine with room for
+// another call of sideBySideWidth workers, once sideBySideMin sets are
+// queued.
 func (b *batcher) sideBySideLocked() bool {
 	return b.sideBySide && b.queued >= sideBySideMin && (b.inflight+1)*sideBySideWidth <= b.workers
 }
@@ -210,15 +213,15 @@ const (
 	// primary takes every batch as soon as it is free, or (with a latency
 	// budget) when waiting for more sets no longer pays.
 	primary role = iota
-	// backup (every verify goroutine but the first, unless the pool batches
-	// as a client) takes a
-	// batch only while another verify goroutine searches a failing batch
-	// for its invalid sets, once a queued set has waited BatchTime (the
-	// workers are behind), or side by side with the batches being verified
-	// when there is room for another (sideBySideLocked). Otherwise the
-	// primary alone gathers what arrives while it verifies, so batches stay
-	// large enough to be cheap, and the verifier spreads each over the cores
-	// its work needs.
+	// backup is every verify goroutine but the first, unless the pool
+	// batches as a client. A backup takes a batch only in three cases:
+	// while another verify goroutine searches a failing batch for its
+	// invalid sets; once a queued set has waited BatchTime (the workers are
+	// behind); or side by side with the batches being verified when there
+	// is room for another (sideBySideLocked). Otherwise the primary alone
+	// gathers what arrives while it verifies. So batches stay large enough
+	// to be cheap, and the verifier spreads each over the cores its work
+	// needs.
 	backup
 	// isolated takes the isolated peers' sets, and no other goroutine does:
 	// another peer's batch never waits behind them.
@@ -226,7 +229,7 @@ const (
 )
 
 // take returns a batch to verify for a goroutine of role r, or how long to
-// wait for one (negative: nothing for it queued); apart is true for the
+// wait for one (negative: nothing for it queued). apart is true for the
 // isolated peers' sets. done is true when the batcher is closed and no set
 // is queued in either lane.
 func (b *batcher) take(r role) (batch []*job, apart bool, wait time.Duration, done bool) {
@@ -268,11 +271,11 @@ func (b *batcher) take(r role) (batch []*job, apart bool, wait time.Duration, do
 	return nil, false, wait, b.closed && b.queuedLocked() == 0 && b.apart.len() == 0
 }
 
-// drainLocked is take once the batcher is closed and r's own lane is empty:
-// the other lane's sets (apart true for the isolated peers'). A verdict
-// during the drain may move sets between the lanes (an isolated peer found
-// out, a copy promoted), so no verify goroutine returns while either lane
-// holds a set: the last verdicts then find every set answered.
+// drainLocked is take once the batcher is closed and r's own lane is empty.
+// It takes the other lane's sets (apart true for the isolated peers'). A
+// verdict during the drain may move sets between the lanes (an isolated
+// peer found out, a copy promoted). So no verify goroutine returns while
+// either lane holds a set. The last verdicts then find every set answered.
 func (b *batcher) drainLocked(r role, now time.Time) (batch []*job, apart bool) {
 	if r != isolated {
 		if b.apart.len() == 0 {
@@ -286,10 +289,10 @@ func (b *batcher) drainLocked(r role, now time.Time) (batch []*job, apart bool) 
 	return b.takeAdaptiveLocked(now), false
 }
 
-// signalMoreLocked wakes another worker for what is left after a take: with
-// a client's batching another worker; by default the backups (their wait
-// runs from the oldest set left) and the primary if it waits (a backup
-// took).
+// signalMoreLocked wakes another worker for what is left after a take. With
+// a client's batching it wakes another worker. By default it wakes the
+// backups (their wait runs from the oldest set left) and the primary if it
+// waits (a backup took).
 func (b *batcher) signalMoreLocked() {
 	if b.queuedLocked() > 0 {
 		if b.fixed || b.waiting {
@@ -320,8 +323,8 @@ func (b *batcher) queuedLocked() int {
 }
 
 // verified records that a batch of n sets over roots signing roots, taken
-// by the primary or a backup, took took to verify; passed is true when
-// every set was valid. The cost models are those of passing batches: a
+// by the primary or a backup, took took to verify. passed is true when
+// every set was valid. The cost models are those of passing batches. A
 // search's time says how many invalid sets there were, not what a batch
 // costs.
 func (b *batcher) verified(n, roots int, took time.Duration, passed bool) {

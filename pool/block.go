@@ -13,7 +13,7 @@ import (
 // from. The zero BlockFilter considers everything the pool holds.
 type BlockFilter struct {
 	// Includable, when not nil, is asked of each AttestationData before the
-	// choice, and the data it says false of are left out: a node passes the
+	// choice. The data it says false of are left out. A node passes the
 	// process_attestation checks that need its state, such as data.source
 	// being the current or previous justified checkpoint. It runs with the
 	// pool's lock held and must not call the pool.
@@ -21,8 +21,8 @@ type BlockFilter struct {
 }
 
 // BlockAttestations are the attestations chosen for one block, in the
-// containers of its slot's fork: exactly one of the fields is set (both
-// are nil when there is nothing to include).
+// containers of its slot's fork. Exactly one of the fields is set. Both
+// are nil when there is nothing to include.
 type BlockAttestations struct {
 	// Electra holds them for a slot before Node.Gloas.ForkEpoch.
 	Electra []*attestation.Attestation
@@ -47,18 +47,19 @@ func (b BlockAttestations) Attestations() []*attestation.Attestation {
 	return out
 }
 
-// AttestationsForBlock returns the attestations for a block of slot: at
-// most MAX_ATTESTATIONS_ELECTRA on-chain aggregates, each one
-// AttestationData with one aggregate per committee joined as the specs'
+// AttestationsForBlock returns the attestations for a block of slot, in
+// the containers of the slot's fork. It returns at most
+// MAX_ATTESTATIONS_ELECTRA on-chain aggregates, each one AttestationData.
+// Each has one aggregate per committee, joined as the specs'
 // compute_on_chain_aggregate does (aggregation bits concatenated in
 // committee order, committee_bits set for the committees present,
-// signatures summed), in the containers of the slot's fork. They are the
-// choice that includes the most attesters not already on chain (see
-// [Pool.MarkIncluded]), found exactly (slashable double votes aside, and
-// within a bounded search; docs/DESIGN.md): for each data and committee
-// the best set of aggregates for the number of attestations the data gets,
-// and the best split of the block's attestations between the data. They
-// come most new attesters first. Only data a block of slot may include is
+// signatures summed). They are the choice that includes the most attesters
+// not already on chain (see [Pool.MarkIncluded]). It is found exactly
+// (slashable double votes aside, and within a bounded search;
+// docs/DESIGN.md). For each data and committee it finds the best set of
+// aggregates for the number of attestations the data gets. It also finds
+// the best split of the block's attestations between the data. They come
+// most new attesters first. Only data a block of slot may include is
 // considered (data.slot + MIN_ATTESTATION_INCLUSION_DELAY <= slot, from the
 // current or the previous epoch of slot), and of those the ones f lets
 // through.
@@ -169,9 +170,9 @@ func (p *Pool) packCandidates(slot uint64, includable func(*attestation.Attestat
 	return cands
 }
 
-// mayInclude reports whether a block of slot may include d:
-// d.slot + MIN_ATTESTATION_INCLUSION_DELAY <= slot, d from the current or
-// the previous epoch of slot, and includable (if not nil) says so.
+// mayInclude reports whether a block of slot may include d. That needs
+// d.slot + MIN_ATTESTATION_INCLUSION_DELAY <= slot, and d from the current
+// or the previous epoch of slot. includable (if not nil) must say so too.
 func (p *Pool) mayInclude(slot uint64, d *attestation.AttestationData, includable func(*attestation.AttestationData) bool) bool {
 	if d.Slot+MinAttestationInclusionDelay > slot {
 		return false

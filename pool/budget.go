@@ -5,24 +5,25 @@ import (
 	"time"
 )
 
-// The latency budget (Config.LatencyBudget). When a verify
-// worker is free and sets are queued, it either starts a call at once or
-// waits for companions, at most until the oldest queued set has waited the
-// budget, whichever costs less CPU per set by the pool's own figures: the
-// cost of its recent calls (callCost: a fixed cost per call, a cost per
-// distinct signing root, a cost per set) and the recent arrival rates
-// (arrivals: of every set, and of each signing root met more than once),
-// from which it expects the sets and the new roots that the time left would
-// bring. A call's fixed cost (its final exponentiation, its signature
-// sum's Miller loop, the parallel steps' wake-ups) is most of a small call's,
-// so at light traffic a few sets more halve the cost per set, while a set on
-// a root of its own costs a Miller loop (and a hash) whatever the batching.
+// The latency budget (Config.LatencyBudget). When a verify worker is free
+// and sets are queued, it either starts a call at once or waits for
+// companions. It waits at most until the oldest queued set has waited the
+// budget. It picks whichever costs less CPU per set by the pool's own
+// figures. One is the cost of its recent calls (callCost: a fixed cost per
+// call, a cost per distinct signing root, a cost per set). The other is the
+// recent arrival rates (arrivals: of every set, and of each signing root met
+// more than once). From them it expects the sets and the new roots that the
+// time left would bring. A call's fixed cost (its final exponentiation, its
+// signature sum's Miller loop, the parallel steps' wake-ups) is most of a
+// small call's. So at light traffic a few sets more halve the cost per set.
+// A set on a root of its own costs a Miller loop (and a hash) whatever the
+// batching.
 
 // rateWindow is the time constant of the arrival rates: a count decays by
 // e every rateWindow, so a rate is about the arrivals of the last
 // rateWindow. At the arrival model's peak (latency benchmark) 50 ms holds
-// dozens of arrivals even at 2 subnets, and a rate follows the slot's rise and
-// fall within a tenth of it; a longer window would keep sets waiting after
+// dozens of arrivals even at 2 subnets. A rate follows the slot's rise and
+// fall within a tenth of it. A longer window would keep sets waiting after
 // the arrivals have stopped.
 const rateWindow = 50 * time.Millisecond
 
@@ -32,16 +33,16 @@ const rateWindow = 50 * time.Millisecond
 const rateForget = 1e-3
 
 // waitGainMin is the least expected cut of the CPU per set for which a
-// worker waits: below it the estimates' noise (a rate over rateWindow, a
-// fit over the last calls) is about the size of the gain, and the wait
+// worker waits. Below it the estimates' noise (a rate over rateWindow, a
+// fit over the last calls) is about the size of the gain. The wait then
 // costs latency for nothing.
 const waitGainMin = 0.1
 
 // arrivals is the recent arrival rate of the signature sets queued (not the
-// isolated peers'), in all and per signing root, as counts that decay by e
-// every rateWindow: a count divided by rateWindow is a rate per second.
-// Roots met once (an aggregate's own message) are counted apart as fresh:
-// each brings a new root to any call; a root met again (a committee's
+// isolated peers'), in all and per signing root. It keeps counts that decay
+// by e every rateWindow: a count divided by rateWindow is a rate per second.
+// Roots met once (an aggregate's own message) are counted apart as fresh.
+// Each brings a new root to any call. A root met again (a committee's
 // AttestationData, a slot's selection proof) brings one only to a call that
 // has none of its sets yet.
 type arrivals struct {
@@ -106,9 +107,10 @@ func (a *arrivals) forget(now time.Time) {
 	a.sweep = 2*len(a.roots) + 64
 }
 
-// expect is what the next d brings at the current rates: the sets, and the
-// roots among them that a call holding the queued roots lacks (each fresh
-// set one; a root met before, not queued, one if any of its sets comes).
+// expect is what the next d brings at the current rates. That is the sets,
+// and the roots among them that a call holding the queued roots lacks. Each
+// fresh set brings one. A root met before, not queued, brings one if any of
+// its sets comes.
 func (a *arrivals) expect(now time.Time, d time.Duration, queued func([32]byte) bool) (sets, roots float64) {
 	a.advance(now)
 	per := d.Seconds() / rateWindow.Seconds() // a count times per is the sets expected in d
@@ -122,11 +124,12 @@ func (a *arrivals) expect(now time.Time, d time.Duration, queued func([32]byte) 
 }
 
 // callCost is the pool's fitted cost of a verification call: seconds =
-// perCall + perRoot*roots + perSet*sets, by least squares over its recent
-// passing calls (each weighs costDecay times less at each newer one),
-// held near a prior in the directions the calls do not tell apart (at light
-// traffic every call is one or two sets on a root or two). It is fitted to
-// each call's wall time, which for a call on one core is its CPU time.
+// perCall + perRoot*roots + perSet*sets. It is fitted by least squares over
+// its recent passing calls (each weighs costDecay times less at each newer
+// one). It is held near a prior in the directions the calls do not tell
+// apart. At light traffic every call is one or two sets on a root or two. It
+// is fitted to each call's wall time, which for a call on one core is its
+// CPU time.
 type callCost struct {
 	xx    [3][3]float64 // decayed sum of x x^T, x = (1, roots, sets)
 	xy    [3]float64    // decayed sum of x * seconds
@@ -134,7 +137,7 @@ type callCost struct {
 }
 
 // callCostPrior is the fit before any call and where the calls say
-// nothing: the verifier's cost on a 2-core machine (BenchmarkSmallCall:
+// nothing. It is the verifier's cost on a 2-core machine (BenchmarkSmallCall:
 // 0.85 ms for one set, about 0.13 ms a set more in small calls; a root
 // more, a Miller loop and often its hash, about 0.4 ms).
 var callCostPrior = [3]float64{700e-6, 400e-6, 130e-6}
@@ -218,10 +221,10 @@ func (c *callCost) seconds(roots, sets float64) float64 {
 }
 
 // waitPays reports whether a call of the n queued sets over r roots costs
-// more CPU per set, by at least waitGainMin, than one that also holds what
-// the next left brings, up to limit sets: the arrivals are a Poisson
-// count of the rate's mean, each on a new root with the share of new roots
-// among them.
+// more CPU per set, by at least waitGainMin, than a later call. That call
+// also holds what the next left brings, up to limit sets. The arrivals are a
+// Poisson count of the rate's mean. Each is on a new root with the share of
+// new roots among them.
 func (b *batcher) waitPays(n, r int, left time.Duration, limit int, now time.Time) bool {
 	if n >= limit {
 		return false
@@ -237,13 +240,13 @@ func (b *batcher) waitPays(n, r int, left time.Duration, limit int, now time.Tim
 }
 
 // poissonPlain is the mean arrival count from which perSetAfter takes the
-// mean's cost instead of the expectation over the Poisson counts: the
-// cost per set is then nearly linear over the counts' spread.
+// mean's cost instead of the expectation over the Poisson counts. The cost
+// per set is then nearly linear over the counts' spread.
 const poissonPlain = 16
 
 // perSetAfter is the expected cost per set of a call of n sets over r roots
-// and k more, k a Poisson count of mean m capped at room, each on a new
-// root with probability perRoot.
+// and k more. k is a Poisson count of mean m capped at room. Each is on a
+// new root with probability perRoot.
 func (c *callCost) perSetAfter(n, r, m, perRoot, room float64) float64 {
 	at := func(k float64) float64 {
 		k = min(k, room)

@@ -11,17 +11,17 @@ type verdict struct {
 	j  *job
 	ok bool
 	// skip, when its Err is set, says the set was not verified (ok is
-	// true): its message's verdict is skip unless another of its sets is
-	// invalid (an isolated peer's lane had no room for it, Pool.taint; its
-	// key could not be had, Pool.resolveKeys).
+	// true). Its message's verdict is skip unless another of its sets is
+	// invalid. Either an isolated peer's lane had no room for it
+	// (Pool.taint), or its key could not be had (Pool.resolveKeys).
 	skip Result
 }
 
-// completer turns verdicts into answers on a goroutine of its own, so that
-// a verify goroutine reports a set's verdict as soon as the verifier
-// decides it and goes on: it answers, in one go, every verdict reported
-// since it last looked (few when the verifier streams them early, a batch's
-// worth when they come together).
+// completer turns verdicts into answers on a goroutine of its own. So a
+// verify goroutine reports a set's verdict as soon as the verifier decides
+// it and goes on. The completer answers, in one go, every verdict reported
+// since it last looked. That is few when the verifier streams them early,
+// a batch's worth when they come together.
 type completer struct {
 	mu    sync.Mutex
 	inbox []verdict
@@ -63,13 +63,14 @@ func (p *Pool) completeLoop() {
 	}
 }
 
-// complete answers the messages whose signatures the verdicts complete: the
-// chain rules, then (under the lock) the first-seen rules again, the seen
-// marks and the merge of the signature points, decoded once before
-// verification, into the pool; the verdicts go out last, so a caller that
-// sees Accept finds the attestation in the pool. A message gets its verdict once all its sets
-// are reported, whichever batches they were in. The sets stay counted as
-// pending (against MaxPending) until just before their verdicts go out.
+// complete answers the messages whose signatures the verdicts complete. It
+// runs the chain rules first. Then, under the lock, it runs the first-seen
+// rules again, sets the seen marks and merges the signature points into the
+// pool. The points were decoded once before verification. The verdicts go
+// out last, so a caller that sees Accept finds the attestation in the pool.
+// A message gets its verdict once all its sets are reported, whichever
+// batches they were in. The sets stay counted as pending (against
+// MaxPending) until just before their verdicts go out.
 func (p *Pool) complete(vs []verdict) {
 	if len(vs) == 0 {
 		return

@@ -51,9 +51,10 @@ type Result struct {
 	Verdict Verdict
 	Err     error
 	// Indexed is, when an attestation or an aggregate is accepted, what
-	// fork choice needs of it: its attesting indices (sorted) and its data,
-	// so that the node need not compute committees again. Its Data may be
-	// shared with other Results: do not modify it. nil otherwise.
+	// fork choice needs of it. It holds its attesting indices (sorted) and
+	// its data, so that the node need not compute committees again. Its
+	// Data may be shared with other Results: do not modify it. nil
+	// otherwise.
 	Indexed *attestation.IndexedAttestation
 	// Payload is, when a payload attestation message is accepted, what fork
 	// choice needs of it (on_payload_attestation_message): its validator,
@@ -98,11 +99,11 @@ func (e *ruleError) Error() string { return "attpool/pool: " + e.msg }
 
 func newRule(name, msg string) error { return &ruleError{name: name, msg: msg} }
 
-// Sentinel errors, one per validation rule of the consensus specs' gossip
-// topics beacon_attestation_{subnet_id} and beacon_aggregate_and_proof
-// (Electra, and the rules Gloas adds) and payload_attestation_message
-// (Gloas), and one per condition of the pool itself. A Result's Err wraps exactly one
-// of them.
+// Sentinel errors. There is one per validation rule of the consensus specs'
+// gossip topics beacon_attestation_{subnet_id} and
+// beacon_aggregate_and_proof (Electra, and the rules Gloas adds) and
+// payload_attestation_message (Gloas). There is also one per condition of
+// the pool itself. A Result's Err wraps exactly one of them.
 var (
 	// ErrMalformed: a nil message, nil data, or bitfields that are not valid
 	// SSZ (the message would not have decoded). REJECT.

@@ -12,14 +12,14 @@ import (
 )
 
 // The key an aggregate's signature is checked against is the sum of its
-// participants' keys: about 500 additions for a mainnet committee, the
-// largest share of an aggregate's cost before its signatures. The ~16
-// aggregates of a committee differ in a few bits, so the pool keeps, per
+// participants' keys. That is about 500 additions for a mainnet committee,
+// the largest share of an aggregate's cost before its signatures. The ~16
+// aggregates of a committee differ in a few bits. So the pool keeps, per
 // (slot, committee index), the committee's total key and the sums of the
-// last aggregates it saw, and builds each new sum from the cheapest start:
-// nothing (adding the participants), the total (subtracting the absent
-// members) or a recent sum (adding and subtracting the members they differ
-// by). The terms are summed in batch-affine form (crypto.KeySum).
+// last aggregates it saw. It builds each new sum from the cheapest start.
+// That is nothing (adding the participants), the total (subtracting the
+// absent members) or a recent sum (adding and subtracting the members they
+// differ by). The terms are summed in batch-affine form (crypto.KeySum).
 
 const (
 	// keySumCommittees bounds the committees whose sums are kept: four
@@ -187,7 +187,7 @@ func (e *committeeKeys) totalSum(keys PublicKeys) (crypto.KeySum, bool) {
 }
 
 // indexOrder returns the committee's positions in increasing order of their
-// validator index, sorted on first use: the ~16 aggregates of a committee
+// validator index, sorted on first use. The ~16 aggregates of a committee
 // then list their attesters sorted in one pass each, not one sort each.
 func (e *committeeKeys) indexOrder() []int {
 	e.mu.Lock()
@@ -266,7 +266,7 @@ func (p *Pool) keyOf(committee []uint64, b bitfield.Bitlist, how start, from kno
 }
 
 // keyTerms is the sum the key of b starts from, and the keys to add to it
-// and to subtract from it, by the start chosen; res is the Ignore of a
+// and to subtract from it, by the start chosen. res is the Ignore of a
 // member without a key.
 func (p *Pool) keyTerms(committee []uint64, b bitfield.Bitlist, how start, from knownSum, e *committeeKeys) (sum crypto.KeySum, add, sub []*crypto.PublicKey, res Result) {
 	switch how {
@@ -291,8 +291,8 @@ func (p *Pool) keyTerms(committee []uint64, b bitfield.Bitlist, how start, from 
 
 // membersWhere returns the keys of the members of committee whose bits are
 // set in the bytes mask(i) gives for byte i of a bitlist of the committee's
-// length (bits past the committee ignored), or the Ignore of the first
-// member without a key.
+// length. Bits past the committee are ignored. It returns the Ignore of the
+// first member without a key instead.
 func (p *Pool) membersWhere(committee []uint64, mask func(i int) byte) ([]*crypto.PublicKey, Result) {
 	var out []*crypto.PublicKey
 	n := len(committee)

@@ -3,24 +3,24 @@ package pool
 import "time"
 
 // The bounds of the isolated peers' lanes. An isolated peer's sets are
-// verified by one goroutine, within isolatedShare of a core, so a lane
-// drains at a few hundred sets a second: what it cannot verify soon would
+// verified by one goroutine, within isolatedShare of a core. So a lane
+// drains at a few hundred sets a second. What it cannot verify soon would
 // only wait for its callers' deadlines, holding places of MaxPending that
-// other peers' messages need. So the lanes hold few sets, each isolated peer
-// a few of its batches' worth and all of them together a small share of
-// MaxPending, and a set they have no room for is answered at once, Ignore
-// with ErrQueueFull, as gossip lets a node do with what it cannot validate:
-// its peer may send it again, and an honest copy from another peer is
-// verified with the other peers' sets.
+// other peers' messages need. So the lanes hold few sets. Each isolated
+// peer holds a few of its batches' worth, and all of them together a small
+// share of MaxPending. A set they have no room for is answered at once,
+// Ignore with ErrQueueFull, as gossip lets a node do with what it cannot
+// validate. Its peer may send it again. An honest copy from another peer
+// is verified with the other peers' sets.
 
 // isolatedPeerSets is the most sets of one isolated peer its lane holds:
 // four of its largest batches (isolatedBatch).
 const isolatedPeerSets = 4 * isolatedBatch
 
 // isolatedLaneShare is the share of MaxPending the lanes of all isolated
-// peers hold together at most: 256 sets at the default MaxPending, about
-// a second of the lanes' verification of invalid sets alone, however many
-// peers are isolated (up to MaxPeers).
+// peers hold together at most. That is 256 sets at the default MaxPending,
+// about a second of the lanes' verification of invalid sets alone. It holds
+// however many peers are isolated (up to MaxPeers).
 const isolatedLaneShare = 256
 
 // laneBound is the most sets one isolated peer's lane (peer) and all the
@@ -42,8 +42,8 @@ const (
 )
 
 // laneRoomLocked reports whether jobs, the sets of one message, may be
-// queued at now: true unless their peer is isolated and its lane, or the
-// lanes together, would then hold more than their bound.
+// queued at now. It is true unless their peer is isolated and its lane, or
+// the lanes together, would then hold more than their bound.
 func (b *batcher) laneRoomLocked(jobs []*job, now time.Time) bool {
 	if b.peers == nil || len(jobs) == 0 {
 		return true
@@ -68,13 +68,13 @@ func (p *Pool) taint(from Peer) {
 	}
 }
 
-// resolveKeys prepares a batch: a set whose message already has an invalid
-// set is answered unverified (its message's verdict is that set's Reject),
-// and the key left to the verify goroutines (job.key: the isolated peers'
-// goroutine, or another if an honest copy took the set out of its lane) is
-// computed now, within the lanes' share of a core; a key that cannot be
-// had answers its set with the verdict that says why. It returns the sets
-// still to verify.
+// resolveKeys prepares a batch. A set whose message already has an invalid
+// set is answered unverified (its message's verdict is that set's Reject).
+// The key left to the verify goroutines is computed now, within the lanes'
+// share of a core. That is job.key: the isolated peers' goroutine, or
+// another if an honest copy took the set out of its lane. A key that
+// cannot be had answers its set with the verdict that says why. It returns
+// the sets still to verify.
 func (p *Pool) resolveKeys(batch []*job) []*job {
 	kept := batch[:0:0]
 	for _, j := range batch {

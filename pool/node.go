@@ -12,7 +12,7 @@ import (
 
 // The pool asks the beacon node for what it cannot know itself through the
 // small interfaces below, gathered in a Node. Their methods are called from
-// many goroutines at once and must be safe for that; they should be cheap
+// many goroutines at once and must be safe for that. They should be cheap
 // (cached by the node), as they are called on the hot path.
 
 // PublicKeys gives validators' public keys.
@@ -62,7 +62,7 @@ type ForkChoice interface {
 	// its slot (store.blocks[root].slot) and the status of its execution
 	// payload (is_payload_verified and block_payload_statuses). ok is false
 	// when the node does not know the block. The pool calls it only for
-	// messages of Gloas epochs, after Block reported root seen; a node
+	// messages of Gloas epochs, after Block reported root seen. A node
 	// whose chain never reaches Gloas may return ok false.
 	BlockPayload(root [32]byte) (slot uint64, status PayloadStatus, ok bool)
 }
@@ -121,7 +121,7 @@ type Node struct {
 	Chain      ForkChoice
 	// Gloas turns on the Gloas rules from its fork epoch on, and the
 	// payload_attestation_message intake. nil: the chain does not reach
-	// Gloas; every message follows the Electra rules, and
+	// Gloas. Every message then follows the Electra rules, and
 	// ValidatePayloadAttestation ignores every message with ErrNotGloas.
 	Gloas *GloasNode
 }

@@ -9,22 +9,22 @@ import (
 // Block packing chooses at most MAX_ATTESTATIONS_ELECTRA on-chain
 // attestations, each one AttestationData with at most one aggregate per
 // committee, to include the most attesters not yet on chain. A validator
-// attests once an epoch, so the attesters of two data of a slot are
-// disjoint (but for slashable double votes), and so are committees: taking
+// attests once an epoch. So the attesters of two data of a slot are
+// disjoint (but for slashable double votes), and so are committees. Taking
 // data d in k attestations brings, per committee, the most attesters that
-// k of its aggregates cover together, and the whole choice is a knapsack
-// over the data. plan solves it exactly: per committee, the best set of k
-// aggregates (a branch and bound search, not the aggregates picked one at a
-// time), and over the data a dynamic program. Both run lazily: a data is
-// evaluated, and a committee searched, only as far as an upper bound of its
-// value could still change the choice.
+// k of its aggregates cover together. The whole choice is a knapsack over
+// the data. plan solves it exactly. Per committee it finds the best set of
+// k aggregates (a branch and bound search, not the aggregates picked one at
+// a time). Over the data it runs a dynamic program. Both run lazily. A data
+// is evaluated, and a committee searched, only as far as an upper bound of
+// its value could still change the choice.
 
 // committeePack is one committee of a candidate data: its aggregates'
 // attesters not yet covered, and the best sets of them found so far. It is
-// built in two steps: the union of the aggregates and the best single one
-// (all that one attestation of the data needs, read without copying them),
-// then, for the search of more, their masks, sorted, without those inside
-// another.
+// built in two steps. First come the union of the aggregates and the best
+// single one (all that one attestation of the data needs, read without
+// copying them). Then, for the search of more, come their masks, sorted,
+// without those inside another.
 type committeePack struct {
 	aggs   []*aggregate // the aggregates; after prepare, those of masks in their order
 	cov    []byte       // the attesters on chain
@@ -39,17 +39,17 @@ type committeePack struct {
 	suffix [][]uint64 // suffix[i]: the union of masks[i:]
 }
 
-// maxSearchNodes bounds the sets the searches of one block try, in all;
-// once it is spent, each committee keeps the best set found so far (at least
+// maxSearchNodes bounds the sets the searches of one block try, in all.
+// Once it is spent, each committee keeps the best set found so far (at least
 // the one adding aggregates one at a time). TestPackingQuality's blocks try
-// at most about 400, BenchmarkAttestationsForBlock's partial one about 800
-// and its mainnet one none (one aggregate a committee is all a data gets
-// there); the bound only caps the time, a few milliseconds, that committees
+// at most about 400. BenchmarkAttestationsForBlock's partial one tries about
+// 800 and its mainnet one none (one aggregate a committee is all a data gets
+// there). The bound only caps the time, a few milliseconds, that committees
 // of many overlapping aggregates could take.
 const maxSearchNodes = 1 << 16
 
 // maskInto sets dst to the bits of b (a bitlist of cov's length) not in cov,
-// as little-endian words, and returns how many there are; the length bits,
+// as little-endian words, and returns how many there are. The length bits,
 // set in both, cancel out.
 func maskInto(dst []uint64, b, cov []byte) int {
 	n := 0
@@ -132,8 +132,8 @@ func newCommitteePack(aggs []*aggregate, cov []byte, scratch []uint64, nodes *in
 }
 
 // prepare computes the masks of the aggregates, sorted most attesters
-// first, without those inside another (a set with one of them does no
-// better than with the other), and prefix and suffix for the search.
+// first, and prefix and suffix for the search. It leaves out masks inside
+// another: a set with one of them does no better than with the other.
 func (c *committeePack) prepare() {
 	if c.suffix != nil {
 		return
@@ -183,9 +183,9 @@ func (c *committeePack) known() int { return len(c.best) - 1 }
 // masks have: more masks add nothing.
 func (c *committeePack) saturated() bool { return c.best[c.known()] == c.all }
 
-// value is best[k] when known, and otherwise an upper bound of it: k masks
-// cover at most the union of all, and at most best[j] plus k - j times the
-// largest mask.
+// value is best[k] when known, and otherwise an upper bound of it. k masks
+// cover at most the union of all. They also cover at most best[j] plus
+// k - j times the largest mask.
 func (c *committeePack) value(k int) int {
 	j := c.known()
 	if k <= j || c.saturated() {
@@ -204,11 +204,11 @@ func (c *committeePack) extend(k int) {
 	}
 }
 
-// search finds the best set of k masks, knowing those of k - 1: a depth
-// first search over the masks in order (most attesters first), cut where
-// the union of what remains, or the sum of the largest masks that remain,
-// cannot beat the best set so far. It starts from the set of k - 1 with
-// the mask that adds the most.
+// search finds the best set of k masks, knowing those of k - 1. It is a
+// depth first search over the masks in order (most attesters first). It is
+// cut where the union of what remains, or the sum of the largest masks that
+// remain, cannot beat the best set so far. It starts from the set of k - 1
+// with the mask that adds the most.
 func (c *committeePack) search(k int) {
 	c.prepare()
 	nw := len(c.suffix[0])
@@ -299,10 +299,10 @@ func (d *planData) evaluate(k, budget int, nodes *int) {
 //
 // A data not evaluated yet is worth, however many attestations it gets, at
 // most the attesters of its committees not on chain and not in the
-// aggregates of the data of its slot evaluated already (they are disjoint);
-// so of those data only the budget largest bounds can be chosen. The
+// aggregates of the data of its slot evaluated already (they are disjoint).
+// So of those data only the budget largest bounds can be chosen. The
 // knapsack over the evaluated data and those runs on the values known
-// exactly and the bounds of the others; while its choice needs a bound, the
+// exactly and the bounds of the others. While its choice needs a bound, the
 // data concerned are evaluated that far and it runs again. Its choice is
 // then optimal: no choice is worth more than the bounds say.
 func plan(cands []*packCandidate, budget int) (ks []int, data []*planData) {
@@ -373,8 +373,8 @@ func (d *planData) claim(slot []*planData) {
 }
 
 // knapsack returns how many attestations to give each of pool (at most
-// budget in all) to maximize the sum of their values: a dynamic program
-// over the data, the fewest attestations on ties.
+// budget in all) to maximize the sum of their values. It is a dynamic
+// program over the data, the fewest attestations on ties.
 func knapsack(pool []*planData, budget int) []int {
 	best := make([]int, budget+1) // best[b]: the most value b attestations bring, over the data so far
 	pick := make([][]int, len(pool))

@@ -10,19 +10,19 @@ import (
 	"github.com/attpool/attpool/internal/curve"
 )
 
-// The payload attestations the pool keeps for blocks (Gloas, EIP-7732): the
+// The payload attestations the pool keeps for blocks (Gloas, EIP-7732). The
 // proposer of slot N+1 includes the PTC's votes on block N, aggregated per
 // PayloadAttestationData (specs/gloas/validator.md, "Payload
-// attestations"), which process_payload_attestation checks.
+// attestations"). process_payload_attestation checks them.
 
 // payloadEntry is the aggregate of the accepted votes on one
 // PayloadAttestationData checked against one PTC of data.Slot (the node's
-// answer; entries of other answers are kept apart, so that each aggregate
-// is over the PTC its bits index). agg.bits has one bit per position of the
-// PTC (a Bitlist of the PTC's length), set at every position of each
-// validator whose vote it holds; agg.sig is the sum of their signatures,
-// each counted once per position: get_indexed_payload_attestation lists a
-// validator once per set bit, and is_valid_indexed_payload_attestation
+// answer). Entries of other answers are kept apart, so that each aggregate
+// is over the PTC its bits index. agg.bits has one bit per position of the
+// PTC (a Bitlist of the PTC's length). It is set at every position of each
+// validator whose vote it holds. agg.sig is the sum of their signatures,
+// each counted once per position. get_indexed_payload_attestation lists a
+// validator once per set bit. is_valid_indexed_payload_attestation
 // verifies the signature against the sum of those keys, a validator's key
 // as many times as it is listed.
 type payloadEntry struct {
@@ -38,13 +38,13 @@ type payloadKey struct {
 }
 
 // payloadStore is the pool's index of payload attestation aggregates. It is
-// guarded by the pool's mutex. It needs no bound of its own: an entry holds
-// at least one vote, a validator's vote is accepted once a slot (the
-// first-seen rule), and only the slots a block may still include are kept
-// (a vote drops the slots before its previous one, the clock those before
-// the previous slot), so it holds at most one entry per PTC member of each
-// of those two slots (and of a slot whose late votes were still being
-// verified, until the clock's next prune).
+// guarded by the pool's mutex. It needs no bound of its own. An entry holds
+// at least one vote. A validator's vote is accepted once a slot (the
+// first-seen rule). Only the slots a block may still include are kept: a
+// vote drops the slots before its previous one, the clock those before the
+// previous slot. So it holds at most one entry per PTC member of each of
+// those two slots. A slot whose late votes were still being verified also
+// counts, until the clock's next prune.
 type payloadStore struct {
 	byKey map[payloadKey]*payloadEntry
 }
@@ -84,8 +84,8 @@ type payloadAggregate struct {
 }
 
 // forBlock returns copies of the aggregates a block of slot with parent
-// parentRoot may include, over the PTC ptc of slot-1 if it has size
-// members, best first (the most positions), at most
+// parentRoot may include. They are over the PTC ptc of slot-1 if it has
+// size members. They come best first (the most positions), at most
 // MAX_PAYLOAD_ATTESTATIONS.
 func (s *payloadStore) forBlock(slot uint64, parentRoot [32]byte, ptc []uint64, size uint64) []payloadAggregate {
 	if slot == 0 || uint64(len(ptc)) != size {
@@ -115,18 +115,18 @@ func (s *payloadStore) forBlock(slot uint64, parentRoot [32]byte, ptc []uint64, 
 }
 
 // PayloadAttestationsForBlock returns the payload attestations for a block
-// of slot whose parent is the block parentRoot: at most
+// of slot whose parent is the block parentRoot. It returns at most
 // MAX_PAYLOAD_ATTESTATIONS, one per PayloadAttestationData the pool holds
 // votes on with data.slot + 1 == slot and data.beacon_block_root ==
-// parentRoot (the checks of process_payload_attestation), best first (the
-// most PTC positions covered; equal ones by data root). Each aggregates
-// every vote the pool accepted on its data: aggregation_bits are set at the
-// positions, in the PTC of data.slot that Node.Gloas.PTC gave, of the
-// validators that voted (all the positions of a validator the PTC names more
-// than once), and the signature is the sum of their signatures, a
-// validator's counted once per position, so that the indexed attestation is
+// parentRoot (the checks of process_payload_attestation). They come best
+// first (the most PTC positions covered; equal ones by data root). Each
+// aggregates every vote the pool accepted on its data. aggregation_bits are
+// set at the positions of the validators that voted, in the PTC of
+// data.slot that Node.Gloas.PTC gave (all the positions of a validator the
+// PTC names more than once). The signature is the sum of their signatures,
+// a validator's counted once per position. So the indexed attestation is
 // valid (is_valid_indexed_payload_attestation). They are the mainnet
-// preset's containers; on a chain of the minimal preset (a PTC of 16) only
+// preset's containers. On a chain of the minimal preset (a PTC of 16) only
 // the first 16 bits can be set, and
 // [attestation.ToMinimalPayloadAttestation] gives that preset's container.
 // Votes checked against another PTC than the one Node.Gloas.PTC gives for

@@ -9,10 +9,10 @@ import (
 // Peer isolation. A peer that forwarded a message with an
 // invalid signature gets a score of 1 more per invalid signature; the score
 // halves every Config.PeerHalfLife. While its score is above
-// isolationScore the peer is isolated: its signature sets wait in a lane of
-// their own and are verified in small batches of its sets alone, by a verify
-// goroutine of their own, so its invalid signatures fail no batch of other
-// peers' sets and their search holds up no other batch. One invalid
+// isolationScore the peer is isolated. Its signature sets wait in a lane of
+// their own. They are verified in small batches of its sets alone, by a
+// verify goroutine of their own. So its invalid signatures fail no batch of
+// other peers' sets, and their search holds up no other batch. One invalid
 // signature isolates a peer for one half-life; a peer that keeps sending
 // them stays isolated. NoPeer is never isolated.
 
@@ -24,14 +24,15 @@ const (
 	// five half-lives after its last invalid signature, if it sent one.
 	forgetScore = 1.0 / 32
 	// isolatedBatch is the most sets of one isolated peer verified in one
-	// call: small, so that a failing call costs little to search, and a few
-	// sets more than an aggregate's three. A peer whose sets verified apart
-	// were often invalid gets smaller batches (peerTable.batch).
+	// call. It is small, so that a failing call costs little to search. It
+	// is a few sets more than an aggregate's three. A peer whose sets
+	// verified apart were often invalid gets smaller batches
+	// (peerTable.batch).
 	isolatedBatch = 8
 )
 
 // peerTable is the scores of the peers that sent invalid signatures, at
-// most size of them: a new peer takes the place of the lowest score when
+// most size of them. A new peer takes the place of the lowest score when
 // the table is full. Not safe for concurrent use (the batcher's lock guards
 // it).
 type peerTable struct {
@@ -106,13 +107,13 @@ func (t *peerTable) vouch(p Peer, now time.Time) {
 	}
 }
 
-// batch is the most sets of isolated peer p verified in one call: about
-// 1/(2q), where q is the invalid share of its recent sets (its score over
-// score and valid count: both decay alike), so that a batch holds one half
-// of an invalid set on average; 1 for a peer that sends as many invalid
-// sets as valid ones (each is checked alone, at once: a batch would fail
-// and be searched), isolatedBatch for one whose invalid signature was an
-// accident (its valid sets soon bring q down).
+// batch is the most sets of isolated peer p verified in one call. It is
+// about 1/(2q), where q is the invalid share of its recent sets (its score
+// over score and valid count: both decay alike). So a batch holds one half
+// of an invalid set on average. It is 1 for a peer that sends as many
+// invalid sets as valid ones (each is checked alone, at once: a batch would
+// fail and be searched). It is isolatedBatch for one whose invalid
+// signature was an accident (its valid sets soon bring q down).
 func (t *peerTable) batch(p Peer) int {
 	s := t.peers[p]
 	if s == nil || s.score <= 0 {

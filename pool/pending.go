@@ -1,12 +1,12 @@
 package pool
 
 // The places of MaxPending. A message's signature sets hold places from
-// their queueing to their verdict: each set gives its place back exactly
-// once, when its verdict is answered (complete), when it leaves its queue
-// because every caller of its message went before the verdict (cancelled),
-// or when a closed pool refuses it (answerClosed). The places a peer's
-// messages hold are bounded by MaxPendingPerPeer, so that one peer's flood
-// cannot take every place and refuse the others' messages.
+// their queueing to their verdict. Each set gives its place back exactly
+// once. That is when its verdict is answered (complete), or when it leaves
+// its queue because every caller of its message went before the verdict
+// (cancelled). It is also when a closed pool refuses it (answerClosed). The
+// places a peer's messages hold are bounded by MaxPendingPerPeer. So one
+// peer's flood cannot take every place and refuse the others' messages.
 
 // reserveLocked reserves the places of n sets of a message forwarded by
 // from: within MaxPending, and within MaxPendingPerPeer for from. NoPeer's
@@ -30,12 +30,13 @@ func (p *Pool) reserveLocked(from Peer, n int) bool {
 }
 
 // fairShare reports whether a peer that holds held places may take n more
-// beside the other peers' messages: while it then holds at most its
-// reserve (peerReserve), always; beyond it, only while the places taken
-// stay out of the reserved share of MaxPending (reservedShare). However
-// many peers flood, up to MaxPeers of them, their messages beyond their
-// reserves hold at most the other places, and a peer whose messages hold no
-// more than its reserve, as an honest peer's do, is never refused.
+// beside the other peers' messages. While it then holds at most its
+// reserve (peerReserve), it always may. Beyond it, it may only while the
+// places taken stay out of the reserved share of MaxPending
+// (reservedShare). However many peers flood, up to MaxPeers of them, their
+// messages beyond their reserves hold at most the other places. A peer
+// whose messages hold no more than its reserve, as an honest peer's do, is
+// never refused.
 func (p *Pool) fairShare(held, n int) bool {
 	if held+n <= p.peerReserve {
 		return true
@@ -43,17 +44,17 @@ func (p *Pool) fairShare(held, n int) bool {
 	return p.pending.Load()+int64(n) <= int64(p.cfg.MaxPending-p.cfg.MaxPending/reservedShare)
 }
 
-// reservedShare: 1/reservedShare of MaxPending is the peers' reserves,
-// which the messages of a peer beyond its reserve never take: a quarter,
-// so that floods beyond their reserves take at most the three quarters
-// three peers at MaxPendingPerPeer hold.
+// reservedShare: 1/reservedShare of MaxPending is the peers' reserves.
+// The messages of a peer beyond its reserve never take them. It is a
+// quarter, so that floods beyond their reserves take at most the three
+// quarters three peers at MaxPendingPerPeer hold.
 const reservedShare = 4
 
 // peerReserveOf is the places each peer's messages may take whatever the
-// others hold: the reserved share of MaxPending split between MaxPeers
-// peers (the default's where peers are not isolated), at least one
-// aggregate's sets: 16 sets at the defaults, what a peer forwards first in
-// a few milliseconds of the arrival peak.
+// others hold. It is the reserved share of MaxPending split between
+// MaxPeers peers (the default's where peers are not isolated). It is at
+// least one aggregate's sets. That is 16 sets at the defaults, what a peer
+// forwards first in a few milliseconds of the arrival peak.
 func peerReserveOf(cfg Config) int {
 	peers := cfg.MaxPeers
 	if peers <= 0 {
@@ -83,10 +84,11 @@ func (g *group) liveLocked() bool {
 	return false
 }
 
-// cancelled follows r's answer on its context's end: when no other caller
-// of r's message waits (a live copy shares its sets and keeps them), the
-// message leaves flight, so that a copy that comes later is verified anew,
-// and its sets still queued leave their queues and give back their places.
+// cancelled follows r's answer on its context's end. It acts when no other
+// caller of r's message waits (a live copy shares its sets and keeps them).
+// Then the message leaves flight, so that a copy that comes later is
+// verified anew. Its sets still queued leave their queues and give back
+// their places.
 // A set already taken into a batch is verified with it; its verdict answers
 // no one.
 func (p *Pool) cancelled(r *request) {
@@ -105,7 +107,7 @@ func (p *Pool) cancelled(r *request) {
 
 // dropQueued takes the sets of g, dropped, that are still queued out of the
 // queues and gives back their places. enqueue calls it too, after queueing
-// a group that was dropped meanwhile: whichever of the two finds the sets
+// a group that was dropped meanwhile. Whichever of the two finds the sets
 // queued takes them out.
 func (p *Pool) dropQueued(g *group) {
 	n := p.batch.drop(g.jobs)

@@ -143,11 +143,10 @@ func newPool(cfg Config, node Node, v SignatureVerifier, own *verifier.Verifier)
 	return p
 }
 
-// startWorkers starts the pool's goroutines: VerifyWorkers verify
+// startWorkers starts the pool's goroutines. There are VerifyWorkers verify
 // goroutines (the first primary, the others backups, unless the pool
-// batches as a client),
-// one more for the isolated peers' sets if peers are isolated, the
-// completer and the pruning loop.
+// batches as a client). There is one more for the isolated peers' sets if
+// peers are isolated. Then come the completer and the pruning loop.
 func (p *Pool) startWorkers() {
 	for i := range p.cfg.VerifyWorkers {
 		r := primary
@@ -163,9 +162,9 @@ func (p *Pool) startWorkers() {
 	p.wg.Go(p.loop)
 }
 
-// Close stops the pool: new messages are answered Ignore (ErrClosed), the
-// signatures already queued are verified and their messages answered, and
-// every goroutine of the pool has returned when Close does. Its metrics are
+// Close stops the pool. New messages are answered Ignore (ErrClosed). The
+// signatures already queued are verified and their messages answered.
+// Every goroutine of the pool has returned when Close does. Its metrics are
 // unregistered from Config.Registerer (so a new pool can use the registry):
 // scrape before Close for final values. Close is idempotent.
 func (p *Pool) Close() {
@@ -200,8 +199,9 @@ func (p *Pool) loop() {
 }
 
 // prune drops what neither gossip nor a block may still use (the clock
-// disparity allowance included): the payload attestations of slots before
-// the previous one, everything else of epochs before the previous one.
+// disparity allowance included). That is the payload attestations of slots
+// before the previous one, and everything else of epochs before the
+// previous one.
 func (p *Pool) prune() {
 	now := p.nowMs() - MaximumGossipClockDisparity.Milliseconds()
 	if now < 0 {
@@ -327,13 +327,13 @@ func (p *Pool) isCurrentOrPreviousEpoch(epoch uint64, now int64) bool {
 
 func (p *Pool) epochOf(slot uint64) uint64 { return slot / p.cfg.SlotsPerEpoch }
 
-// ComputeSubnetForAttestation is the specs' compute_subnet_for_attestation:
-// the subnet (the subnet_id of beacon_attestation_{subnet_id}) of the
-// attestations of committee committeeIndex at slot, on a chain of
+// ComputeSubnetForAttestation is the specs' compute_subnet_for_attestation.
+// It returns the subnet (the subnet_id of beacon_attestation_{subnet_id}) of
+// the attestations of committee committeeIndex at slot. The chain has
 // slotsPerEpoch slots an epoch (SLOTS_PER_EPOCH; 0 means the mainnet
-// preset's 32, as in Config) with committeesPerSlot committees a slot in the
-// slot's epoch (get_committee_count_per_slot). The pool rejects an
-// attestation received on another subnet (ErrWrongSubnet); a node publishes
+// preset's 32, as in Config). It has committeesPerSlot committees a slot in
+// the slot's epoch (get_committee_count_per_slot). The pool rejects an
+// attestation received on another subnet (ErrWrongSubnet). A node publishes
 // its validators' attestations on this one.
 func ComputeSubnetForAttestation(slotsPerEpoch, committeesPerSlot, slot, committeeIndex uint64) uint64 {
 	if slotsPerEpoch == 0 {

@@ -10,12 +10,12 @@ import (
 )
 
 // The gossip rules of payload_attestation_message (Gloas, EIP-7732;
-// specs/gloas/p2p-interface.md, validate_payload_attestation_message_gossip):
-// the votes of a slot's payload timeliness committee (PTC_SIZE members, most
-// signing one of a few PayloadAttestationData), verified through the same
-// batches as attestations, so that the many signatures of one message share
-// the verifier's work. The accepted votes are aggregated for the next block
-// in payload.go.
+// specs/gloas/p2p-interface.md, validate_payload_attestation_message_gossip).
+// The messages are the votes of a slot's payload timeliness committee
+// (PTC_SIZE members, most signing one of a few PayloadAttestationData).
+// They are verified through the same batches as attestations. So the many
+// signatures of one message share the verifier's work. The accepted votes
+// are aggregated for the next block in payload.go.
 
 // ValidatePayloadAttestation validates a PayloadAttestationMessage received
 // on payload_attestation_message, forwarded by peer from (NoPeer for none;
@@ -130,7 +130,7 @@ func (p *Pool) checkPTCMember(g *group, validator uint64) (Result, bool) {
 }
 
 // ptcFingerprint is a 64-bit digest of a PTC (FNV-1a over its members'
-// indices, and its length), so that the votes checked against one answer
+// indices, and its length). With it the votes checked against one answer
 // of the node for a slot are aggregated apart from those checked against
 // another. The PTC comes from the node, not from peers: it needs no
 // resistance to chosen collisions.
@@ -144,7 +144,7 @@ func ptcFingerprint(ptc []uint64) uint64 {
 }
 
 // ptcPositions lists the positions of validator in ptc, in increasing
-// order: a PTC is drawn with possible duplicates (compute_ptc), and fork
+// order. A PTC is drawn with possible duplicates (compute_ptc). Fork
 // choice (on_payload_attestation_message) counts a member's vote at each of
 // its positions.
 func ptcPositions(ptc []uint64, validator uint64) []uint64 {
@@ -179,11 +179,11 @@ func (p *Pool) queuePayloadAttestation(g *group, from Peer, msg *attestation.Pay
 
 // commitPayloadAttestationLocked applies the first-seen rule to a valid
 // payload attestation, marks it seen and merges it into the aggregate of
-// its data (topic.commit): its bits now, its signature point, once for
-// each of its positions, with the others of c (commit's mergeAll). Only
-// the current slot's messages are accepted, so what is kept of slots
-// before the previous one, which no block may include any more, is dropped
-// here.
+// its data (topic.commit). Its bits are merged now. Its signature point is
+// merged once for each of its positions, with the others of c (commit's
+// mergeAll). Only the current slot's messages are accepted. So what is kept
+// of slots before the previous one, which no block may include any more,
+// is dropped here.
 func (p *Pool) commitPayloadAttestationLocked(c *commitment, g *group) Result {
 	if res := p.checkPayloadAttestationSeenLocked(g); res.Err != nil {
 		return res
@@ -211,17 +211,16 @@ func (p *Pool) prunePayloadsLocked(minSlot uint64) {
 
 // PayloadVote is what fork choice needs of an accepted payload attestation
 // message for the specs' on_payload_attestation_message (is_from_block
-// false): its validator and its data, whose checks in that handler the pool
-// has made (the block is known and at the data's slot, the validator is in
-// its PTC, the signature is valid, the slot is the current one: with the
-// gossip rule's MAXIMUM_GOSSIP_CLOCK_DISPARITY allowance, which the
-// handler's check of the store's current slot does not have), and
-// the validator's positions in the PTC of Data.Slot (the handler's
-// ptc_indices, found with get_ptc): at
-// each of them, the payload_timeliness_vote and
-// payload_data_availability_vote of Data.BeaconBlockRoot take
-// Data.PayloadPresent and Data.BlobDataAvailable. Each Result has its own:
-// the caller may keep and modify it.
+// false). It holds its validator and its data, whose checks in that handler
+// the pool has made. The block is known and at the data's slot, the
+// validator is in its PTC, and the signature is valid. The slot is the
+// current one, with the gossip rule's MAXIMUM_GOSSIP_CLOCK_DISPARITY
+// allowance, which the handler's check of the store's current slot does not
+// have. It also holds the validator's positions in the PTC of Data.Slot
+// (the handler's ptc_indices, found with get_ptc). At each of them, the
+// payload_timeliness_vote and payload_data_availability_vote of
+// Data.BeaconBlockRoot take Data.PayloadPresent and Data.BlobDataAvailable.
+// Each Result has its own: the caller may keep and modify it.
 type PayloadVote struct {
 	ValidatorIndex uint64
 	Data           *attestation.PayloadAttestationData

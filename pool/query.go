@@ -10,10 +10,10 @@ import (
 	"github.com/attpool/attpool/attestation"
 )
 
-// What the node gets back from the pool besides verdicts: the indexed form
-// of accepted messages (Result.Indexed), the best aggregate of a committee
-// for the validator API, and the attesters blocks already included, which
-// block packing leaves out.
+// What the node gets back from the pool besides verdicts. It gets the
+// indexed form of accepted messages (Result.Indexed) and the best aggregate
+// of a committee for the validator API. It also gets the attesters blocks
+// already included, which block packing leaves out.
 
 // ErrInvalidIncluded reports an on-chain attestation given to MarkIncluded
 // that does not fit the committees of its slot.
@@ -44,9 +44,9 @@ func (x *indexedResults) add(res *Result, g *group) {
 
 // AggregateAttestation returns the best aggregate the pool holds of
 // committee committeeIndex for the AttestationData of root at slot (the one
-// with the most attesters), as the validator API's aggregate_attestation
-// serves it: an Electra Attestation with that committee's bit set. ok is
-// false if the pool holds none.
+// with the most attesters). It returns it as the validator API's
+// aggregate_attestation serves it: an Electra Attestation with that
+// committee's bit set. ok is false if the pool holds none.
 func (p *Pool) AggregateAttestation(slot uint64, root [32]byte, committeeIndex uint64) (att *attestation.Attestation, ok bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -80,9 +80,9 @@ type includedBits struct {
 const maxIncludedCommittees = 4 * mainnetSlotsPerEpoch * MaxCommitteesPerSlot
 
 // MarkIncluded tells the pool that the attesters of att, an on-chain
-// (Electra) Attestation of a block the node imported, are on chain: block
-// packing no longer counts them, and the pool drops the aggregates they
-// cover entirely. It returns an error wrapping ErrInvalidIncluded if att does
+// (Electra) Attestation of a block the node imported, are on chain. Block
+// packing no longer counts them. The pool drops the aggregates they cover
+// entirely. It returns an error wrapping ErrInvalidIncluded if att does
 // not fit the committees of its slot (the node's, through
 // Committees.BeaconCommittee).
 func (p *Pool) MarkIncluded(att *attestation.Attestation) error {

@@ -17,7 +17,7 @@ type job struct {
 	from   Peer
 	queued time.Time
 	// undecoded: set.Decoded (the group's point) is still to be decoded
-	// from set.Signature, by the verify goroutine that takes the job: the
+	// from set.Signature, by the verify goroutine that takes the job. The
 	// attestation topic leaves its decompression (most of a set's cost)
 	// there when other submitters are decoding already (attesterKey).
 	undecoded bool
@@ -33,7 +33,7 @@ type job struct {
 }
 
 // jobQueue is a FIFO of jobs, linked through them, so that a job leaves it
-// from anywhere at once: the sets of a message whose every caller has gone
+// from anywhere at once. The sets of a message whose every caller has gone
 // (batcher.drop) leave their queue without a walk over it.
 type jobQueue struct {
 	head, tail *job
@@ -104,8 +104,8 @@ func (q *jobQueue) extractUpTo(n int, match func(*job) bool) []*job {
 }
 
 // drop removes jobs, those of one message, from the queues that still hold
-// them (a root's queue, the FIFO, an isolated peer's lane) and returns how
-// many it removed; a job already taken for verification is left to its
+// them (a root's queue, the FIFO, an isolated peer's lane). It returns how
+// many it removed. A job already taken for verification is left to its
 // batch.
 func (b *batcher) drop(jobs []*job) int {
 	b.mu.Lock()

@@ -17,26 +17,28 @@ import (
 // (specs/electra/p2p-interface.md, modified by specs/gloas/p2p-interface.md
 // for messages of Gloas epochs). Each check sits under the rule it
 // implements, quoted from the specs. The specs run the rules in order and
-// stop at the first that fails; the pool does the same, except where a
-// lookup through the node cannot be answered: the rules that follow and need
-// no lookup are still run, so that one of them that REJECTs is not turned
+// stop at the first that fails. The pool does the same, except where a
+// lookup through the node cannot be answered. Then the rules that follow and
+// need no lookup are still run. So one of them that REJECTs is not turned
 // into an IGNORE by the node's failure.
 //
 // This file holds the attestation topic, its steps in the order it takes
-// them, and the steps the other topics share with it: the prologue, the
-// first-seen step and the queueing. rules_aggregate.go holds the aggregate
-// topic, rules_chain.go the rules after the signatures, ptc.go the payload
-// attestation topic; topics.go says what differs between the three.
+// them. It also holds the steps the other topics share with it: the
+// prologue, the first-seen step and the queueing. rules_aggregate.go holds
+// the aggregate topic, rules_chain.go the rules after the signatures, ptc.go
+// the payload attestation topic. topics.go says what differs between the
+// three.
 
-// group is one message of topic t and its signature work: one set for an
-// attestation or a payload attestation, three for an aggregate (selection
-// proof, aggregator signature, aggregate signature). Identical copies of a message that arrive
-// while it is being verified join its group instead of being verified again.
-// reqs, remaining and ok are guarded by the pool's mutex.
+// group is one message of topic t and its signature work. That is one set
+// for an attestation or a payload attestation, three for an aggregate
+// (selection proof, aggregator signature, aggregate signature). Identical
+// copies of a message that arrive while it is being verified join its group
+// instead of being verified again. reqs, remaining and ok are guarded by the
+// pool's mutex.
 //
-// A group holds no reference to its callers' messages: it is answered after
-// the first caller may have had its verdict (a cancelled context), so what it
-// keeps is the pool's own copy (data is the root cache's, bits a clone).
+// A group holds no reference to its callers' messages. It is answered after
+// the first caller may have had its verdict (a cancelled context). So what
+// it keeps is the pool's own copy (data is the root cache's, bits a clone).
 type group struct {
 	t         *topic
 	reqs      []*request
@@ -75,24 +77,24 @@ type group struct {
 	jobs  []*job
 	owner Peer
 	// left is set (under the pool's mutex) once the group is no longer in
-	// flight: verified, refused by a closed pool, or dropped, which is set
+	// flight: verified, refused by a closed pool, or dropped. dropped is set
 	// when every caller went before the verdict (cancelled).
 	left    bool
 	dropped atomic.Bool
 	// skip is the verdict of a set answered unverified (verdict.skip),
-	// guarded by the pool's mutex; failed is set once a set of the group is
-	// found invalid, so that the isolated peers' goroutine skips the others
+	// guarded by the pool's mutex. failed is set once a set of the group is
+	// found invalid. Then the isolated peers' goroutine skips the others
 	// (Pool.resolveKeys).
 	skip   Result
 	failed atomic.Bool
 }
 
 // ValidateAttestation validates a SingleAttestation received on subnet
-// beacon_attestation_{subnet}, forwarded by peer from (NoPeer for a message
-// the node made itself or whose peer it does not know), and, if it is
-// accepted, adds it to its aggregate. The pool uses from to keep one peer's
-// invalid signatures from failing the batches of others (see the package
-// doc). It blocks until the verdict or until ctx ends (then the verdict is
+// beacon_attestation_{subnet}. Peer from forwarded it (NoPeer for a message
+// the node made itself or whose peer it does not know). If it is accepted,
+// ValidateAttestation adds it to its aggregate. The pool uses from to keep
+// one peer's invalid signatures from failing the batches of others (see the
+// package doc). It blocks until the verdict or until ctx ends (then the verdict is
 // Ignore with ErrCancelled). The pool reads att until the verdict and keeps
 // no reference to it.
 func (p *Pool) ValidateAttestation(ctx context.Context, from Peer, att *attestation.SingleAttestation, subnet uint64) Result {
@@ -197,17 +199,17 @@ func targetOf(d *attestation.AttestationData) attestation.Checkpoint {
 }
 
 // checkPrologue runs the rules the two topics share after the data index
-// (and an aggregate's committee bits), in the specs' order, from the
-// committee index to the epoch of the target, and looks up the committee.
-// ok is false when res is the verdict.
+// (and an aggregate's committee bits), and looks up the committee. It runs
+// them in the specs' order, from the committee index to the epoch of the
+// target. ok is false when res is the verdict.
 func (p *Pool) checkPrologue(m *intake) (res Result, ok bool) {
 	countRes, counted := p.checkCommitteeIndex(m)
 	if !counted && countRes.Verdict == Reject {
 		return countRes, false
 	}
-	// When the node cannot count the committees of the target epoch (a
-	// target far from the head), the clock and target rules below, which
-	// need no lookup, still decide: a bogus target epoch is REJECTed.
+	// The node may not count the committees of the target epoch (a target
+	// far from the head). Then the clock and target rules below, which need
+	// no lookup, still decide: a bogus target epoch is REJECTed.
 	if res, ok := p.checkSlotAndTarget(m.d, m.target); !ok {
 		return res, false
 	}
@@ -309,10 +311,10 @@ func (m *intake) newGroup(t *topic, r *request, validator uint64, sig [96]byte) 
 	}
 }
 
-// checkSeen runs the first-seen rules of g's topic; an identical copy of a
+// checkSeen runs the first-seen rules of g's topic. An identical copy of a
 // message being verified joins its group (joined true). A copy forwarded by
 // a peer that is not isolated takes the message out of an isolated peer's
-// lane (batcher.promote): an attacker that forwards valid messages first
+// lane (batcher.promote). So an attacker that forwards valid messages first
 // does not hold up the honest copies behind it.
 func (p *Pool) checkSeen(g *group, r *request, from Peer) (res Result, joined bool) {
 	lead, res, joined := p.joinCopy(g, r)
@@ -339,8 +341,8 @@ func (p *Pool) joinCopy(g *group, r *request) (lead *group, res Result, joined b
 }
 
 // isCopyOf reports whether g's message is an identical copy of lead's, of
-// the same topic and key: the fields that name a message are equal (those
-// its topic does not set are zero in both).
+// the same topic and key. The fields that name a message are equal. Those
+// its topic does not set are zero in both.
 func (g *group) isCopyOf(lead *group) bool {
 	return lead.agg == g.agg && lead.msgRoot == g.msgRoot && lead.sig == g.sig && lead.outer == g.outer
 }
@@ -386,7 +388,7 @@ func (p *Pool) queueAttestation(g *group, from Peer, att *attestation.SingleAtte
 // signerKey decodes g.sig into g.point, once, for the verifier and for
 // aggregation, and returns the public key of validator, its signer. A
 // signature that does not decode is invalid, a REJECT with sentinel that
-// needs no lookup, so it is decided before the key is looked up; a key the
+// needs no lookup. So it is decided before the key is looked up. A key the
 // node does not have is an IGNORE. The key is nil when res is the verdict.
 func (p *Pool) signerKey(g *group, sentinel error, validator uint64) (pk *crypto.PublicKey, res Result) {
 	if _, err := g.point.SetBytesNoSubgroupCheck(g.sig[:]); err != nil {
@@ -395,19 +397,19 @@ func (p *Pool) signerKey(g *group, sentinel error, validator uint64) (pk *crypto
 	return p.publicKey(validator)
 }
 
-// attesterKey is signerKey for the attestation topic, which decodes here
-// only while fewer than intakeDecodes submitters decode and from is not
-// isolated: otherwise it leaves the decoding to the verify goroutine that
+// attesterKey is signerKey for the attestation topic. It decodes here only
+// while fewer than intakeDecodes submitters decode and from is not
+// isolated. Otherwise it leaves the decoding to the verify goroutine that
 // takes the job (undecoded true), in parallel with the rest of its batch.
 // On a quiet node the decoding then overlaps the verification of the batch
-// before; at the arrival peak, thousands of submitters decompressing on two
+// before. At the arrival peak, thousands of submitters decompressing on two
 // cores no longer keep the verify goroutines waiting for a core. An
 // isolated peer's signatures are decoded by the isolated peers' goroutine,
-// within its share of a core (isolatedShare): a flood of them costs no
-// decompression beyond what that goroutine verifies, none for the sets
-// refused at the peer's share of places or cancelled in its lane. A signer
-// whose key the node lacks has its signature decoded here whatever the
-// count, so that one that does not decode is still a REJECT rather than the
+// within its share of a core (isolatedShare). A flood of them costs no
+// decompression beyond what that goroutine verifies. It costs none for the
+// sets refused at the peer's share of places or cancelled in its lane. A
+// signer whose key the node lacks has its signature decoded here whatever
+// the count. So one that does not decode is still a REJECT rather than the
 // IGNORE.
 func (p *Pool) attesterKey(g *group, from Peer, validator uint64) (pk *crypto.PublicKey, undecoded bool, res Result) {
 	if pk, res := p.publicKey(validator); pk != nil {

@@ -201,7 +201,7 @@ func (p *Pool) queueAggregate(g *group, m *intake, from Peer, sap *attestation.S
 	}
 	// An isolated peer's aggregate has its participants' key summed by the
 	// isolated peers' goroutine, after its other two sets and only if they
-	// are valid (resolveKeys): a crafted aggregate that passes
+	// are valid (resolveKeys). So a crafted aggregate that passes
 	// is_aggregator costs no key sum at intake.
 	participants, slot, index, committee, bits := (*crypto.PublicKey)(nil), m.d.Slot, m.index, m.committee, g.bits
 	later := p.batch.isolatedPeer(from)

@@ -43,14 +43,14 @@ func payloadAttestationSigVerdict(ok [aggregateSets]bool) Result {
 }
 
 // checkBlockSeen is the block rule of both topics taken before the
-// signatures, as Prysm and Lighthouse take it: a message whose block the
+// signatures, as Prysm and Lighthouse take it. A message whose block the
 // node has not seen is IGNOREd before any signature work (its key sum, its
-// decompression, its verification), so that a message sent again and
-// again while its block is unknown costs a lookup each time, and the
-// verifier nothing. The specs list the rule after the signatures; it is an
-// IGNORE, whose message gossip may send again once the block is known, so
-// taking it first changes no verdict but that of a message both voting for
-// an unknown block and badly signed, which is IGNOREd instead of REJECTed.
+// decompression, its verification). So a message sent again and again
+// while its block is unknown costs a lookup each time, and the verifier
+// nothing. The specs list the rule after the signatures. It is an IGNORE,
+// whose message gossip may send again once the block is known. So taking
+// it first changes only one verdict: that of a message both voting for an
+// unknown block and badly signed, which is IGNOREd instead of REJECTed.
 // chainChecks runs it again after the signatures: the node may have
 // dropped the block meanwhile.
 func (p *Pool) checkBlockSeen(d *attestation.AttestationData) (Result, bool) {

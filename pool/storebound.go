@@ -12,32 +12,33 @@ import (
 // The aggregate store's bounds against one actor. An attacker with a few
 // validators makes as many distinct AttestationData as it has
 // validator-epochs (a source checkpoint of its choosing in each, which no
-// gossip rule checks), each with its own few attesters, while the honest
+// gossip rule checks), each with its own few attesters. The honest
 // validators make one to three a slot, each with thousands. So a full store
 // (MaxData, MaxAggregates) makes room for a message by evicting the data
-// whose messages brought the fewest attesters, the oldest of those first,
-// if they brought no more than the message brings: a crafted data evicts
-// another, the honest data of a new slot, the newest, keeps its place while
-// its attesters come, and no message evicts data with more attesters than
-// its own (it is then answered Ignore, ErrPoolFull). And each committee of a data keeps at
-// most aggregatesPerCommittee aggregates that overlap (a block includes one
-// of them per attestation): with an overlapping aggregate beyond them, the
-// one of them and it whose attesters the others cover most is left out (the
-// new one is then accepted without being kept), so that a slot's honest
-// aggregates, about TargetAggregatorsPerCommittee a committee, fit
-// MaxAggregates, and few attesters a block may include are lost.
+// whose messages brought the fewest attesters, the oldest of those first.
+// It does so if they brought no more than the message brings. A crafted
+// data evicts another. The honest data of a new slot, the newest, keeps its
+// place while its attesters come. No message evicts data with more
+// attesters than its own (it is then answered Ignore, ErrPoolFull). And
+// each committee of a data keeps at most aggregatesPerCommittee aggregates
+// that overlap (a block includes one of them per attestation). With an
+// overlapping aggregate beyond them, the one of them and it whose attesters
+// the others cover most is left out. The new one is then accepted without
+// being kept. So a slot's honest aggregates, about
+// TargetAggregatorsPerCommittee a committee, fit MaxAggregates, and few
+// attesters a block may include are lost.
 
 // aggregatesPerCommittee is the most overlapping aggregates kept for one
-// committee and data: a quarter of the TARGET_AGGREGATORS_PER_COMMITTEE
-// aggregates of a committee, so that the default MaxAggregates (8 a
-// committee of the two epochs kept) holds two data a committee (a fork).
+// committee and data. It is a quarter of the TARGET_AGGREGATORS_PER_COMMITTEE
+// aggregates of a committee. So the default MaxAggregates (8 a committee of
+// the two epochs kept) holds two data a committee (a fork).
 const aggregatesPerCommittee = TargetAggregatorsPerCommittee / 4
 
 // replaceMostCovered is aggs, a committee's full list, with one aggregate
-// left out of it and the new one of bits and sig: the one whose attesters
-// the others cover the most of (fewest attesters of its own, then fewest
-// attesters), so that the attesters a block may include are kept. It is
-// aggs as it was when that is the new one.
+// left out of it and the new one of bits and sig. The one left out is the
+// one whose attesters the others cover the most of (fewest attesters of its
+// own, then fewest attesters). So the attesters a block may include are
+// kept. It is aggs as it was when that is the new one.
 func replaceMostCovered(aggs []*aggregate, bits bitfield.Bitlist, sig *crypto.Signature) []*aggregate {
 	cands := append(slices.Clip(aggs), &aggregate{bits: bits})
 	drop, dropOwn := -1, 0
@@ -73,8 +74,8 @@ func ownAttesters(cands []*aggregate, i int) int {
 }
 
 // roomFor makes room for one more aggregate of e's data, which brings w
-// attesters, evicting the lightest other data if the store is full; false
-// if there is none it may evict.
+// attesters. It evicts the lightest other data if the store is full. It
+// returns false if there is none it may evict.
 func (s *aggStore) roomFor(e *dataEntry, w int) bool {
 	for s.n >= s.maxAggs {
 		if !s.evictLightest(e, w) {

@@ -8,9 +8,9 @@ import (
 // promoted out of an isolated lane, and the suspects of a failing batch
 // while it is searched.
 
-// taint records that from forwarded an invalid signature; if that isolates
+// taint records that from forwarded an invalid signature. If that isolates
 // it, its queued sets move to its lane, as many as the lane has room for
-// (laneRoomLocked): the others are returned, taken out of the queues, for
+// (laneRoomLocked). The others are returned, taken out of the queues, for
 // the caller to answer at once (Pool.taint).
 func (b *batcher) taint(from Peer) (refused []*job) {
 	if b.peers == nil || from == NoPeer {
@@ -48,7 +48,7 @@ func (b *batcher) taint(from Peer) (refused []*job) {
 
 // promote moves g's sets still queued in an isolated peer's lane to the
 // other sets' queues when from, the peer of a copy that joined g, is not
-// isolated; the copy's peer then answers for them (tainted if they are
+// isolated. The copy's peer then answers for them (tainted if they are
 // invalid).
 func (b *batcher) promote(g *group, from Peer) {
 	if b.peers == nil {
@@ -89,7 +89,7 @@ func (b *batcher) vouch(from Peer) {
 }
 
 // searchStarted records that a batch of other than isolated peers' sets,
-// forwarded by peers, failed its check and is being searched, and wakes a
+// forwarded by peers, failed its check and is being searched. It wakes a
 // backup: the sets queued behind it need not wait for the search. While it
 // lasts, the peers are suspects (when peers are isolated).
 func (b *batcher) searchStarted(peers []Peer) {

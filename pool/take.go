@@ -4,9 +4,10 @@ import (
 	"time"
 )
 
-// How the batcher forms a batch: a client's one queue (takeFixedLocked), or
-// attpool's queues by signing root, up to the batch cap that the recent
-// cost per set allows (takeAdaptiveLocked, takeBudgetLocked).
+// How the batcher forms a batch. With a client's batching it takes from the
+// one queue (takeFixedLocked). Otherwise it takes from attpool's queues by
+// signing root, up to the batch cap that the recent cost per set allows
+// (takeAdaptiveLocked, takeBudgetLocked).
 
 // takeFixedLocked is take with a client's batching.
 func (b *batcher) takeFixedLocked(now time.Time) ([]*job, time.Duration) {
@@ -21,10 +22,11 @@ func (b *batcher) takeFixedLocked(now time.Time) ([]*job, time.Duration) {
 	return b.fifo.take(min(n, b.size)), 0
 }
 
-// takeAdaptiveLocked is the default take: the roots in turn, each
-// root's sets together, up to the batch cap; up to BatchSize once a set has
-// waited BatchTime, as the workers are then behind and only larger batches
-// (less time per set) catch up: cutting them then would slow every verdict.
+// takeAdaptiveLocked is the default take: the roots in turn, each root's
+// sets together, up to the batch cap. Once a set has waited BatchTime it
+// takes up to BatchSize. The workers are then behind and only larger
+// batches (less time per set) catch up. Cutting them then would slow every
+// verdict.
 func (b *batcher) takeAdaptiveLocked(now time.Time) []*job {
 	limit := b.cost.cap(b.size, b.delay)
 	if age, _ := b.oldestLocked(now); age >= b.delay {
@@ -36,11 +38,12 @@ func (b *batcher) takeAdaptiveLocked(now time.Time) []*job {
 	return b.extractLocked(limit, nil)
 }
 
-// takeBudgetLocked is the primary's take with a latency
-// budget: the batch of takeAdaptiveLocked, or, while the oldest queued set
-// has waited less than the budget (and less than BatchTime: the workers are
-// not behind) and waiting pays (waitPays), how long until its budget is
-// spent, with the batch cap that ends the wait before then (holdCap).
+// takeBudgetLocked is the primary's take with a latency budget. It returns
+// the batch of takeAdaptiveLocked, or how long until its budget is spent.
+// It waits while the oldest queued set has waited less than the budget (and
+// less than BatchTime: the workers are not behind) and waiting pays
+// (waitPays). It also returns the batch cap that ends the wait before then
+// (holdCap).
 func (b *batcher) takeBudgetLocked(now time.Time) (batch []*job, wait time.Duration, holdCap int) {
 	age, ok := b.oldestLocked(now)
 	if !ok {
@@ -55,13 +58,14 @@ func (b *batcher) takeBudgetLocked(now time.Time) (batch []*job, wait time.Durat
 	return b.takeAdaptiveLocked(now), 0, 0
 }
 
-// takeSearchingLocked is takeAdaptiveLocked while batches are searched:
-// the sets of the peers that forwarded none of theirs, the roots in turn,
-// up to limit; when only suspects' sets are queued, those of one suspect,
-// the peer of the oldest (no worker idles while sets wait). Until a search
-// names the invalid set and isolates its peer, that peer's next sets would
-// fail any batch they join, and the valid sets in it would wait for a
-// second search; in a batch of one peer's sets they delay no other peer's.
+// takeSearchingLocked is takeAdaptiveLocked while batches are searched. It
+// takes the sets of the peers that forwarded none of theirs, the roots in
+// turn, up to limit. When only suspects' sets are queued, it takes those of
+// one suspect, the peer of the oldest (no worker idles while sets wait).
+// Until a search names the invalid set and isolates its peer, that peer's
+// next sets would fail any batch they join. The valid sets in it would wait
+// for a second search. In a batch of one peer's sets they delay no other
+// peer's.
 func (b *batcher) takeSearchingLocked(limit int) []*job {
 	if batch := b.extractLocked(limit, func(j *job) bool { return b.suspects[j.from] == 0 }); len(batch) > 0 {
 		return batch
@@ -71,8 +75,8 @@ func (b *batcher) takeSearchingLocked(limit int) []*job {
 }
 
 // extractLocked takes up to limit queued sets for which match is true (every
-// set if match is nil), the roots in turn, each root's oldest first: a root
-// taken from has its turn again after the others.
+// set if match is nil). It takes the roots in turn, each root's oldest
+// first. A root taken from has its turn again after the others.
 func (b *batcher) extractLocked(limit int, match func(*job) bool) []*job {
 	var batch []*job
 	var kept, taken []*rootQueue
@@ -109,9 +113,9 @@ type costEstimate struct {
 }
 
 // costDecay is what a batch's weight in the estimate keeps at each newer
-// batch: about the last ten batches count, so the cap follows a change of
-// load (another process, a slower root) within ten batches, about half a
-// second at batches of BatchTime's 50 ms.
+// batch. About the last ten batches count. So the cap follows a change of
+// load (another process, a slower root) within ten batches. That is about
+// half a second at batches of BatchTime's 50 ms.
 const costDecay = 0.9
 
 func (c *costEstimate) add(n int, took time.Duration) {

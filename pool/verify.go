@@ -51,15 +51,15 @@ func (p *Pool) verifyLoop(r role) {
 }
 
 // isolatedShare is the most of a core the isolated peers' goroutine spends
-// verifying (see rest): an isolated attacker's flood takes no more from the
-// other batches, and what its lane cannot verify in time times out and
-// leaves the queues. The cost: an honest peer isolated by one invalid
+// verifying (see rest). An isolated attacker's flood takes no more from the
+// other batches. What its lane cannot verify in time times out and leaves
+// the queues. The cost: an honest peer isolated by one invalid
 // signature is verified at a quarter of a core, for about one PeerHalfLife.
 const isolatedShare = 0.25
 
-// rest waits, after a call of the isolated peers' goroutine that took took,
-// as long as keeps its verification within isolatedShare of a core, or
-// until the pool closes (its drain does not wait).
+// rest waits after a call of the isolated peers' goroutine that took took.
+// It waits as long as keeps its verification within isolatedShare of a
+// core, or until the pool closes (its drain does not wait).
 func (p *Pool) rest(timer *time.Timer, took time.Duration) {
 	timer.Reset(time.Duration(float64(took) * (1/isolatedShare - 1)))
 	select {
@@ -144,9 +144,9 @@ func peersOf(batch []*job) []Peer {
 	return out
 }
 
-// decodeSignatures decodes the batch's undecoded signatures, in parallel,
-// answers the jobs whose signature does not decode (an invalid signature:
-// its peer is tainted as for any other) and returns the others.
+// decodeSignatures decodes the batch's undecoded signatures, in parallel.
+// It answers the jobs whose signature does not decode (an invalid
+// signature: its peer is tainted as for any other) and returns the others.
 func (p *Pool) decodeSignatures(batch []*job) []*job {
 	var todo []int
 	for i, j := range batch {
@@ -179,13 +179,13 @@ func (p *Pool) decodeSignatures(batch []*job) []*job {
 }
 
 // decodeChunk is the signatures a goroutine of decodeSignatures claims at a
-// time: at about 35 µs each, 16 make the claim negligible and still end
+// time. At about 35 µs each, 16 make the claim negligible. They still end
 // the goroutines of a batch of a few hundred together.
 const decodeChunk = 16
 
 // check runs the verifier on sets, streaming if it can, and tells
 // searching (when not nil) that a failing call's search began. The
-// isolated peers' sets (apart) go to VerifySuspect: they are mostly
+// isolated peers' sets (apart) go to VerifySuspect. They are mostly
 // invalid, and must not steer the search of the pool's other calls, or of
 // another user of a shared verifier.
 func (p *Pool) check(sets []verifier.Set, apart bool, report func(i int, valid bool), searching func()) {

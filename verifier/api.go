@@ -15,10 +15,10 @@ type Verifier struct {
 	w      *workers
 	hashes *hashCache
 	stats  counters
-	// recent is the invalid share of the recent calls' sets, the locate
-	// step's guess at how many invalid sets a failing call holds; suspect
-	// is the same over the VerifySuspect calls alone, which do not feed
-	// recent.
+	// recent is the invalid share of the recent calls' sets. It is the
+	// locate step's guess at how many invalid sets a failing call holds.
+	// suspect is the same over the VerifySuspect calls alone, which do not
+	// feed recent.
 	recent, suspect invalidShare
 	// scratch holds *curve.PairRoundScratch buffers for the digit rounds.
 	scratch sync.Pool
@@ -46,9 +46,9 @@ func New(cfg Config) (*Verifier, error) {
 // answers after Close, on the calling goroutine alone.
 func (v *Verifier) Close() { v.w.close() }
 
-// Verify returns one verdict per set, in order: verdicts[i] is what verifying
-// sets[i] alone would say (the specs' Verify: the signature decodes to a
-// point of G2 and pairs with the key and the root). A nil PublicKey gives
+// Verify returns one verdict per set, in order. verdicts[i] is what verifying
+// sets[i] alone would say. That is the specs' Verify: the signature decodes
+// to a point of G2 and pairs with the key and the root. A nil PublicKey gives
 // false. Sets sharing a Root are checked together; see docs/DESIGN.md for
 // the method and its soundness.
 func (v *Verifier) Verify(sets []Set) []bool {
@@ -65,7 +65,7 @@ func (v *Verifier) Verify(sets []Set) []bool {
 // A verdict is reported as soon as a check has decided it, before the rest of
 // the call is resolved. So a caller can answer early the sets of a passing
 // part of a failing call. report runs on the calling goroutine, between the
-// call's steps: a slow report delays this call's search, not other calls'. The
+// call's steps. A slow report delays this call's search, not other calls'. The
 // verdicts are those Verify would return.
 func (v *Verifier) VerifyStream(sets []Set, report func(i int, valid bool)) {
 	v.VerifyStreamSearch(sets, report, nil)

@@ -65,10 +65,10 @@ type group struct {
 	lo, hi int            // candidates [lo, hi)
 }
 
-// verify checks sets, telling report (when not nil) each verdict as soon as
-// it is settled and searching (when not nil) when the search for invalid
-// sets begins, and returns the verdicts; share is the recent invalid share
-// that steers its search and that its verdicts join.
+// verify checks sets and returns the verdicts. It tells report (when not
+// nil) each verdict as soon as it is settled. It tells searching (when not
+// nil) when the search for invalid sets begins. share is the recent invalid
+// share that steers its search and that its verdicts join.
 func (v *Verifier) verify(sets []Set, share *invalidShare, report func(i int, valid bool), searching func()) []bool {
 	c := &call{v: v, sets: sets, share: share, out: make([]bool, len(sets)), report: report, searching: searching, settled: make([]bool, len(sets))}
 	if len(sets) == 0 {
@@ -97,8 +97,8 @@ func (v *Verifier) verify(sets []Set, share *invalidShare, report func(i int, va
 }
 
 // width is the goroutines the call's parallel steps split their work for:
-// its caller and its helpers, at most Config.Workers (a call that takes
-// every worker splits for as many parts as there are workers).
+// its caller and its helpers, at most Config.Workers. A call that takes
+// every worker splits for as many parts as there are workers.
 func (c *call) width() int { return min(c.helpers+1, c.v.cfg.Workers) }
 
 // each is the workers' forEach with the call's helpers.
@@ -138,9 +138,9 @@ func (c *call) checkWhole(whole blindedRange) {
 		return
 	}
 	c.searchBegins()
-	// The dense budget is the search's: the call's own sums and check,
-	// which every call pays, leave it whole (a small call's would take
-	// all of it and send every set to be checked alone).
+	// The dense budget is the search's. The call's own sums and check,
+	// which every call pays, leave it whole. A small call's would take
+	// all of it and send every set to be checked alone.
 	c.budget = c.spent + denseBudget*float64(whole.size())*costSingle
 	whole = whole.failing(A, whole.size() <= emRoot, true)
 	switch {

@@ -29,8 +29,8 @@ func (c *call) decode() {
 
 // decodeOne decodes set i's signature into c.sigs[i] and reports whether
 // the set is a candidate. No key, the zero-value key and the point at
-// infinity (no valid key is) make this set invalid, and no other: they
-// never enter a sum; nor does the infinity signature, which never verifies
+// infinity (no valid key is) make this set invalid, and no other. They
+// never enter a sum. Nor does the infinity signature, which never verifies
 // against a valid key.
 func (c *call) decodeOne(i int) bool {
 	s := &c.sets[i]

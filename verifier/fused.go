@@ -72,8 +72,8 @@ func (c *call) withMargin(whole blindedRange) (blindedRange, bool) {
 	c.first, c.sharedBase = nil, c.shared
 	if f.R <= len(f.H) {
 		// The first rounds are already R (a call over many roots at 128
-		// bits): no fresh digits, the same scalars, and the whole call's
-		// value is the failing one already computed.
+		// bits). There are no fresh digits and the same scalars. The whole
+		// call's value is the failing one already computed.
 		return whole, true
 	}
 	digits, H, PG, ok := c.marginRounds(f.digits, len(f.H), f.R, f.H, f.PG, f.big)
@@ -113,11 +113,13 @@ func (c *call) aloneWithSubgroup() {
 	c.checkAlone(in)
 }
 
-// marginRounds extends the fused rounds [0, from) to [0, to): fresh uniform
-// digits for every candidate (the first rounds' digits already make each
-// scalar nonzero, and r_k < 13^from keeps it so), their round sums in G2
-// and, for the big groups, in G1. It reports whether the new sums are in
-// G2. With to <= from it draws nothing and returns its inputs. The call's candidates must be those the first rounds were drawn for.
+// marginRounds extends the fused rounds [0, from) to [0, to). It draws fresh
+// uniform digits for every candidate. The first rounds' digits already make
+// each scalar nonzero, and r_k < 13^from keeps it so. It computes their
+// round sums in G2 and, for the big groups, in G1. It reports whether the
+// new sums are in G2. With to <= from it draws nothing and returns its
+// inputs. The call's candidates must be those the first rounds were drawn
+// for.
 func (c *call) marginRounds(digits []uint8, from, to int, H []curve.G2, PG [][]curve.G1, big []int) ([]uint8, []curve.G2, [][]curve.G1, bool) {
 	if to <= from { // no margin rounds to draw
 		return digits, H, PG, true
@@ -135,8 +137,8 @@ func (c *call) marginRounds(digits []uint8, from, to int, H []curve.G2, PG [][]c
 }
 
 // blindedSums sets the call's scalars from the digits of R rounds and
-// returns the whole call's node under them: S by Horner's rule over the
-// round sums, the big groups' key sums likewise, the others' by
+// returns the whole call's node under them. S comes by Horner's rule over
+// the round sums, and the big groups' key sums likewise. The others' come by
 // multi-scalar multiplication. The spent ledger is charged for its check.
 func (c *call) blindedSums(digits []uint8, R int, H []curve.G2, PG [][]curve.G1, big []int) blindedRange {
 	c.scalarsFromDigits(digits, R)
@@ -151,7 +153,7 @@ func (c *call) blindedSums(digits []uint8, R int, H []curve.G2, PG [][]curve.G1,
 }
 
 // bigGroups returns the groups large enough that their key sums P_g = sum
-// r_k pk_k come from the digit rounds in G1 (Horner again); the others' come
+// r_k pk_k come from the digit rounds in G1 (Horner again). The others' come
 // from a multi-scalar multiplication with the r_k.
 func (c *call) bigGroups() []int {
 	var big []int
@@ -182,7 +184,7 @@ func horner[P any, PP interface {
 
 // pairRounds computes the R round sums H_j = sum_k c_kj s_k over the
 // signatures, two rounds per pass (curve.PairRoundG2), and checks each in
-// G2; for every group in big it also computes the round sums of its keys in
+// G2. For every group in big it also computes the round sums of its keys in
 // G1. Passes are spread over the caller and at most helpers workers. It
 // reports false when a round sum is outside G2.
 func (v *Verifier) pairRounds(helpers int, pts []*curve.G2Affine, pks []*curve.G1Affine, digits []uint8, R int,
@@ -238,9 +240,9 @@ func roundDigits(digits []uint8, m, R int) func(j int) []uint8 {
 }
 
 // BatchInG2 reports whether every point is in G2, with the batch subgroup
-// check of the design note: R rounds of random digit sums, each checked with
-// one subgroup test; a batch holding a point outside G2 passes with
-// probability at most 13^-R <= 2^-SecurityBits. The point at infinity is in
+// check of the design note. It runs R rounds of random digit sums, each
+// checked with one subgroup test. A batch holding a point outside G2 passes
+// with probability at most 13^-R <= 2^-SecurityBits. The point at infinity is in
 // G2 (it takes no part in the rounds); a nil point gives false. No points
 // give true.
 func (v *Verifier) BatchInG2(points []*crypto.Signature) bool {

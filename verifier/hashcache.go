@@ -10,10 +10,11 @@ import (
 )
 
 // hashCache keeps the hashes to G2 of recent signing roots (a slot's
-// attestations share one or two): two generations of at most size entries
-// each, the older dropped when the newer fills. A root found again (one
-// that many calls meet) also keeps its hash's Miller-loop lines, made on
-// its second call, for at most hashLinesMax roots over both generations.
+// attestations share one or two). It has two generations of at most size
+// entries each. The older is dropped when the newer fills. A root found
+// again (one that many calls meet) also keeps its hash's Miller-loop lines,
+// made on its second call. At most hashLinesMax roots over both generations
+// keep lines.
 type hashCache struct {
 	mu        sync.RWMutex
 	size      int
@@ -65,9 +66,9 @@ func (h *hashCache) peek(root [32]byte) (curve.G2Affine, *curve.Lines) {
 	return hashRoot(root), nil
 }
 
-// lookup finds root in either generation and counts the hit: its entry,
-// hash and lines, and whether lines should be made for it (it has none and
-// the cache keeps fewer than hashLinesMax).
+// lookup finds root in either generation and counts the hit. It returns its
+// entry, hash and lines, and whether lines should be made for it. They
+// should when it has none and the cache keeps fewer than hashLinesMax.
 func (h *hashCache) lookup(root [32]byte) (e *hashEntry, p curve.G2Affine, lines *curve.Lines, wantLines, ok bool) {
 	h.mu.RLock()
 	e, ok = h.cur[root]
@@ -90,8 +91,8 @@ func hashRoot(root [32]byte) curve.G2Affine { return *blspoint.Message(crypto.Ha
 
 // insert adds root's hash p after a miss and returns the entry's hash and
 // lines. A call that missed root at the same time may have inserted it
-// first, perhaps with lines since: that entry is kept (replacing it would
-// drop its lines while h.lines still counted them).
+// first, perhaps with lines since. That entry is kept: replacing it would
+// drop its lines while h.lines still counted them.
 func (h *hashCache) insert(root [32]byte, p curve.G2Affine) (curve.G2Affine, *curve.Lines) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -147,10 +148,10 @@ func (c *call) hashRoots() {
 }
 
 // searchLinesGroups is the most roots of a call whose hashes' lines
-// searchLines makes: a search's checks then mostly meet one or two roots
+// searchLines makes. A search's checks then mostly meet one or two roots
 // each, so each root's lines serve several checks. Over more roots (the
-// aggregate topic's calls) a check meets a few of them and its lines would
-// serve it alone.
+// aggregate topic's calls) a check meets a few of them. Its lines would
+// then serve it alone.
 const searchLinesGroups = 8
 
 // searchLines makes the missing lines of the groups' hashes when a call over

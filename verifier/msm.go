@@ -56,13 +56,13 @@ func (c *call) groupSums(lo, hi int, spread bool, keySum func(g, a, b int) curve
 	return nd
 }
 
-// sums computes the node of [lo, hi) under the call's scalars; S, when not
-// nil, is its known G2 sum, and known holds key sums of groups that lie
-// wholly inside the range. It only reads the call, so nodes may be summed
-// concurrently; callers account for the cost.
+// sums computes the node of [lo, hi) under the call's scalars. S, when not
+// nil, is its known G2 sum. known holds key sums of groups that lie wholly
+// inside the range. It only reads the call, so nodes may be summed
+// concurrently. Callers account for the cost.
 //
-// The G2 sum runs beside the key sums: below curve.StrausMax points both
-// are multiplied on one goroutine each (Straus's method), so a small call's
+// The G2 sum runs beside the key sums. Below curve.StrausMax points both
+// are multiplied on one goroutine each (Straus's method). So a small call's
 // sums take the longer of the two instead of their total.
 func (c *call) sums(lo, hi int, S *curve.G2, known map[int]curve.G1) blindedRange {
 	nb := c.nbytes

@@ -54,9 +54,9 @@ func (c *call) pairs(nd blindedRange) ([]curve.G1Affine, []curve.G2Affine, []*cu
 	return curve.BatchAffineG1(ps), qs, lines
 }
 
-// pairingValue returns the product of the pairings of (ps[i], qs[i]), with
-// the Miller loops in at most width parts spread over the workers (each
-// part's loop pays the squarings again); lines[i], when not nil, holds the
+// pairingValue returns the product of the pairings of (ps[i], qs[i]). The
+// Miller loops run in at most width parts spread over the workers (each
+// part's loop pays the squarings again). lines[i], when not nil, holds the
 // lines of qs[i] (lines may be nil).
 func (v *Verifier) pairingValue(width int, ps []curve.G1Affine, qs []curve.G2Affine, lines []*curve.Lines) curve.GT {
 	n := len(ps)
@@ -79,9 +79,9 @@ func (v *Verifier) pairingValue(width int, ps []curve.G1Affine, qs []curve.G2Aff
 }
 
 // unionValue returns the product of the nodes' values (disjoint ranges)
-// with one final exponentiation: the pairing of their signature sums added
-// up and of their key sums added up per group, with the Miller loops spread
-// over the workers. It accounts for its cost.
+// with one final exponentiation. It pairs their signature sums added up and
+// their key sums added up per group. The Miller loops are spread over the
+// workers. It accounts for its cost.
 func (c *call) unionValue(nodes []blindedRange) curve.GT {
 	S := nodes[0].S
 	keys := map[int]curve.G1{}

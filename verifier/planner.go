@@ -41,9 +41,9 @@ const denseBudget = 0.15
 // besides.
 const individualBelow = 4
 
-// pathCosts is the planner's choice of path: what the fused rounds on R
-// rounds cost and what a subgroup check per point and a multi-scalar
-// multiplication cost (fused is infinite for a call of one candidate).
+// pathCosts is the planner's choice of path. It holds what the fused rounds
+// on R rounds cost, and what a subgroup check per point and a multi-scalar
+// multiplication cost. fused is infinite for a call of one candidate.
 func (c *call) pathCosts(R int) (fused, conventional float64) {
 	m := float64(len(c.cand))
 	passes := float64(pairPasses(R))
@@ -56,9 +56,9 @@ func (c *call) pathCosts(R int) (fused, conventional float64) {
 }
 
 // checkWork is the planner's estimate of a passing call's work after its
-// decoding, on one core (µs): its subgroup checks and sums by the path
-// chosen (sums), its key sums, a Miller loop per root and one more, and
-// the final exponentiation.
+// decoding, on one core (µs). It counts its subgroup checks and sums by the
+// path chosen (sums) and its key sums. It adds a Miller loop per root and
+// one more, and the final exponentiation.
 func (c *call) checkWork(sums float64) float64 {
 	m, g := float64(len(c.cand)), float64(len(c.groups))
 	return sums + m*costMSMG1 + (g+1)*costMiller + costFinalExp

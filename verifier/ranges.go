@@ -6,9 +6,9 @@ import "github.com/attpool/attpool/internal/curve"
 // for bisection (search_bisect.go), plainRange for the locate step
 // (search_locate*.go), chunkRange for the chunk search (search_chunks.go).
 
-// blindedRange is a range [lo, hi) of candidates with its blinded sums: S =
-// sum r_k s_k over the range, and P[g-gLo] = sum r_k pk_k over the range's
-// part of group g, for the groups gLo..gLo+len(P)-1 that the range meets.
+// blindedRange is a range [lo, hi) of candidates with its blinded sums. S =
+// sum r_k s_k over the range. P[g-gLo] = sum r_k pk_k over the range's part
+// of group g, for the groups gLo..gLo+len(P)-1 that the range meets.
 type blindedRange struct {
 	lo, hi int
 	S      curve.G2
@@ -16,11 +16,11 @@ type blindedRange struct {
 	P      []curve.G1
 
 	// A is the node's check value in GT (not one: the node fails), when
-	// hasA; em marks a node likely to hold a single invalid set, for the
+	// hasA. em marks a node likely to hold a single invalid set, for the
 	// exponentiation method. own marks a value computed by a pairing of sums
-	// made from the node's own points (not inherited from a parent, nor a
-	// parent's sums less a sibling's): for a single set, a check of that set
-	// alone.
+	// made from the node's own points. Such a value is not inherited from a
+	// parent, nor made of a parent's sums less a sibling's. For a single
+	// set, it is a check of that set alone.
 	A    curve.GT
 	hasA bool
 	em   bool

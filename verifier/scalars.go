@@ -17,8 +17,8 @@ func newRand() *rand.ChaCha8 {
 }
 
 // digitSource yields uniform digits in [0, digitBase) from a CSPRNG by
-// rejection sampling of bytes: a byte below digitBytes (the largest multiple
-// of the base that fits a byte) gives its residue, so no digit is favoured.
+// rejection sampling of bytes. A byte below digitBytes (the largest multiple
+// of the base that fits a byte) gives its residue. So no digit is favoured.
 type digitSource struct {
 	r   *rand.ChaCha8
 	buf [digitBuf]byte
@@ -47,8 +47,8 @@ func (d *digitSource) next() uint8 {
 }
 
 // drawDigits returns R*m uniform digits in [0, 13) from a fresh CSPRNG,
-// digits[j*m+k] for round j and point k, with no point's digits all zero
-// when nonzero (a point whose digits are all zero draws them again).
+// digits[j*m+k] for round j and point k. No point's digits are all zero
+// when nonzero: a point whose digits are all zero draws them again.
 func drawDigits(m, R int, nonzero bool) []uint8 {
 	digits := make([]uint8, R*m)
 	ds := digitSource{r: newRand(), pos: digitBuf}
@@ -116,8 +116,8 @@ func (c *call) randomScalars() {
 	}
 }
 
-// clip clears the bits of scalar s above the call's nbits: the sums read
-// only nbits bits, and the exponentiation method's weighted scalars
+// clip clears the bits of scalar s above the call's nbits. The sums read
+// only nbits bits. The exponentiation method's weighted scalars
 // (expSuspect) multiply the whole bytes, so the two must agree.
 func (c *call) clip(s []byte) {
 	if extra := c.nbytes*8 - c.nbits; extra > 0 {

@@ -3,12 +3,13 @@ package verifier
 import "github.com/attpool/attpool/internal/curve"
 
 // bisect finds the invalid sets of a node known to hold at least one,
-// level by level: every failing node of a level is halved at once, the left
-// halves' sums computed and checked in parallel. A passing half is accepted
-// whole; when the left half passes the right half must fail and is not
-// checked; the right half's sums and value are its parent's less (over) the
-// left's. A failing node likely to hold a single invalid set (its sibling
-// passed, or it is small) first tries the exponentiation method (expMethod).
+// level by level. Every failing node of a level is halved at once. The left
+// halves' sums are computed and checked in parallel. A passing half is
+// accepted whole. When the left half passes, the right half must fail and
+// is not checked. The right half's sums and value are its parent's less
+// (over) the left's. A failing node likely to hold a single invalid set (its
+// sibling passed, or it is small) first tries the exponentiation method
+// (expMethod).
 // Small nodes, and everything once the cost ledger passes the dense budget,
 // are checked one by one.
 func (c *call) bisect(root blindedRange) {
@@ -62,9 +63,9 @@ func (c *call) sortLevel(frontier []blindedRange) level {
 }
 
 // tryExpMethod runs the exponentiation method on nodes likely to hold a
-// single invalid set each and returns those it did not resolve, to be
-// halved (the small ones, and every one once the dense budget is spent, are
-// checked one by one instead).
+// single invalid set each. It returns those it did not resolve, to be
+// halved. The small ones, and every one once the dense budget is spent, are
+// checked one by one instead.
 func (c *call) tryExpMethod(em []blindedRange) []blindedRange {
 	if len(em) == 0 {
 		return nil
@@ -89,9 +90,9 @@ func (c *call) tryExpMethod(em []blindedRange) []blindedRange {
 
 // halveAll halves failing nodes at once and returns the failing halves with
 // their values, accepting the passing ones. The left halves' sums are
-// computed and checked in parallel; a right half's sums are its parent's
-// less its left half's, and its value, when the left half passes, its
-// parent's.
+// computed and checked in parallel. A right half's sums are its parent's
+// less its left half's. When the left half passes, the right half's value
+// is its parent's.
 func (c *call) halveAll(split []blindedRange) []blindedRange {
 	if len(split) == 0 {
 		return nil
@@ -152,13 +153,13 @@ func (c *call) failingOf(nodes []blindedRange) []blindedRange {
 }
 
 // A failing whole call of at least karyMin candidates is split at once into
-// parts of about karyPartSize (karyPartsMin to karyPartsMax parts): all but
-// one summed and checked in parallel, the last part's sums and value by
-// subtraction and division. Halving such a call level by level would spend
-// its first levels on ranges that all fail; parts of 64 are where a range
-// of a call with a few invalid sets starts to pass. Fewer than 8 parts would
-// not fill the workers; more than 32 cost more checks than the halvings they
-// replace.
+// parts of about karyPartSize (karyPartsMin to karyPartsMax parts). All but
+// one are summed and checked in parallel. The last part's sums and value
+// come by subtraction and division. Halving such a call level by level would
+// spend its first levels on ranges that all fail. Parts of 64 are where a
+// range of a call with a few invalid sets starts to pass. Fewer than 8 parts
+// would not fill the workers. More than 32 cost more checks than the
+// halvings they replace.
 const (
 	karyMin      = 512
 	karyPartSize = 64
@@ -171,8 +172,8 @@ const (
 func karyParts(size int) int { return min(max(size/karyPartSize, karyPartsMin), karyPartsMax) }
 
 // splitK splits a failing node (with its value) into k parts and returns the
-// failing ones, accepting the others; each returned part carries its value
-// and, unless every part fails, is marked for the exponentiation method.
+// failing ones, accepting the others. Each returned part carries its value.
+// Unless every part fails, each is marked for the exponentiation method.
 func (c *call) splitK(nd blindedRange, k int) []blindedRange {
 	c.v.stats.bisections.Add(1)
 	parts := c.cut(nd, k)

@@ -31,17 +31,17 @@ const (
 )
 
 // manyRootsCall reports whether the call's check keeps its Miller loops in
-// chunks, and a failing one is searched chunk by chunk: when it meets at
-// least chunkMinGroups roots, with fewer than chunkMaxGroupMean sets each
-// on average. It is decided once, when the call starts (c.manyRoots), as
-// such a call starts on more rounds.
+// chunks, and a failing one is searched chunk by chunk. That is when it
+// meets at least chunkMinGroups roots, with fewer than chunkMaxGroupMean
+// sets each on average. It is decided once, when the call starts
+// (c.manyRoots), as such a call starts on more rounds.
 func (c *call) manyRootsCall() bool {
 	ng := len(c.groups)
 	return ng >= chunkMinGroups && len(c.cand) < chunkMaxGroupMean*ng
 }
 
-// chunk is a run of groups [gLo, gHi) of a call, over candidates [lo, hi):
-// f is the product of the groups' Miller loops in the whole check, S the
+// chunk is a run of groups [gLo, gHi) of a call, over candidates [lo, hi).
+// f is the product of the groups' Miller loops in the whole check. S is the
 // sum r_k s_k of its candidates' signatures under the call's scalars (set
 // by locateChunks).
 type chunk struct {
@@ -85,8 +85,8 @@ func (c *call) wholeValue(whole blindedRange) curve.GT {
 }
 
 // emptyGroup reports whether a group has no candidate left (its points
-// outside G2 dropped): its key sum is the point at infinity, which the
-// whole check leaves out of its pairs.
+// outside G2 dropped). Its key sum is then the point at infinity. The
+// whole check leaves it out of its pairs.
 func (c *call) emptyGroup() bool {
 	for _, g := range c.groups {
 		if g.lo >= g.hi {
@@ -97,11 +97,12 @@ func (c *call) emptyGroup() bool {
 }
 
 // locateChunks finds the invalid sets of a failing call whose whole check
-// kept its chunks (whole with its value): the failing chunks by halving
-// ranges of chunks, then each failing chunk's invalid sets by the locate
-// step's search (its plain parts and public weights, and one-set checks
-// that decide). It reports false when the call less the invalid sets found
-// does not check (crafted signatures): the caller bisects.
+// kept its chunks (whole with its value). It finds the failing chunks by
+// halving ranges of chunks. Then it finds each failing chunk's invalid sets
+// by the locate step's search: its plain parts and public weights, and
+// one-set checks that decide. It reports false when the call less the
+// invalid sets found does not check (crafted signatures): the caller
+// bisects.
 func (c *call) locateChunks(whole blindedRange) bool {
 	if !c.reserve(1) { // the final check
 		return false
@@ -126,10 +127,10 @@ func (c *call) locateChunks(whole blindedRange) bool {
 	return c.acceptRest(whole, found)
 }
 
-// acceptOutsideChunks accepts at once, before the failing chunks are
-// searched, the sets outside them when the call less those chunks checks
-// under the call's secret scalars: its value is whole.A over the failing
-// chunks' own values.
+// acceptOutsideChunks accepts at once the sets outside the failing chunks,
+// before those are searched. It does so when the call less those chunks
+// checks under the call's secret scalars. Its value is whole.A over the
+// failing chunks' own values.
 func (c *call) acceptOutsideChunks(whole blindedRange, leaves []chunkRange) {
 	rest := whole.A
 	for _, r := range leaves {
@@ -217,11 +218,11 @@ func (c *call) chunkValue(a, b int) curve.GT {
 }
 
 // searchChunk returns the invalid sets of a failing chunk (its own value V
-// under the call's scalars), found as locateAll finds a call's (findInvalid:
-// the whole chunk's public weights first when it likely holds a single
-// invalid set, plain parts, one-set checks), or each set alone in a chunk
-// of fewer than locateMin sets. It accepts nothing itself: the call's
-// final check does.
+// under the call's scalars). It finds them as locateAll finds a call's
+// (findInvalid). That is the whole chunk's public weights first when it
+// likely holds a single invalid set, then plain parts and one-set checks.
+// A chunk of fewer than locateMin sets has each set checked alone. It
+// accepts nothing itself: the call's final check does.
 func (c *call) searchChunk(ch chunk, V curve.GT) []peel {
 	nd := blindedRange{lo: ch.lo, hi: ch.hi, A: V, hasA: true, own: true}
 	if nd.size() < locateMin {

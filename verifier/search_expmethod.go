@@ -7,7 +7,7 @@ import (
 	"github.com/attpool/attpool/internal/curve"
 )
 
-// Exponentiation method limits. Ranges of at most emMax sets may try it: the
+// Exponentiation method limits. Ranges of at most emMax sets may try it. The
 // weights lengthen the scalars by log2(s) bits, and findPower takes about 2
 // sqrt(s) multiplications. A failing range of at most emSmall sets whose
 // sibling also failed is presumed to hold one invalid set. emSmall is where
@@ -41,10 +41,10 @@ func (c *call) expSuspect(nd blindedRange) (k int, ok bool) {
 	return nd.lo + j - 1, true
 }
 
-// expMethod resolves failing nodes likely to hold a single invalid set each:
-// expSuspect names a suspect k, and the one-set check of k under the call's
+// expMethod resolves failing nodes likely to hold a single invalid set each.
+// expSuspect names a suspect k. The one-set check of k under the call's
 // scalars, V_k = e(r_k pk_k, H) * e(-g1, r_k s_k), decides it (see
-// judgeSuspect). It reports, per node, whether it was resolved; an
+// judgeSuspect). It reports, per node, whether it was resolved. An
 // unresolved node keeps what its suspect's check settled and is split.
 func (c *call) expMethod(nodes []blindedRange) []bool {
 	ks := make([]int, len(nodes))
@@ -82,9 +82,9 @@ func (c *call) judgeSuspect(nd *blindedRange, k int, V curve.GT) bool {
 	return true
 }
 
-// findPower returns the j in [1, s] with A^j == B, or 0, for values of GT:
-// by baby steps and giant steps (about 2*sqrt(s) multiplications) when s is
-// large, one by one otherwise.
+// findPower returns the j in [1, s] with A^j == B, or 0, for values of GT.
+// When s is large it takes baby steps and giant steps (about 2*sqrt(s)
+// multiplications); otherwise it tries them one by one.
 func findPower(A, B curve.GT, s int) int {
 	if s <= bsgsMin {
 		cur := A

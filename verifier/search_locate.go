@@ -12,8 +12,8 @@ import (
 const locateMin = 8
 
 // locatePartSize is the size of the parts locateAll splits a call over many
-// roots into, and the least size of any call's parts: at 1% invalid, most
-// failing parts of 64 hold one invalid set, which the public weights name
+// roots into. It is also the least size of any call's parts. At 1% invalid,
+// most failing parts of 64 hold one invalid set. The public weights name it
 // with a single pairing. A call over a root or two has fewer, larger parts
 // when the recent share expects fewer invalid sets than that (partsFor). A
 // call is cut into at least locatePartsMin parts, so the workers have parts
@@ -49,39 +49,41 @@ func (p *plainRange) peel(f peel, weighted bool) {
 	p.named = 0
 }
 
-// locateAll finds the invalid sets of a failing call (whole, with its value
-// under the call's secret scalars) cheaply, deciding every verdict by a
-// check that covers it:
+// locateAll finds the invalid sets of a failing call cheaply. The call comes
+// whole, with its value under the call's secret scalars. Every verdict is
+// decided by a check that covers it:
 //
-//  1. The call is cut into parts (partsFor: of about locatePartSize sets, or
-//     about one per expected invalid set over a root or two); each part's plain
-//     value (unweighted sums, by batch-affine addition, and one pairing) is
-//     not one exactly when the part holds an invalid set (the points are in
-//     G2), or, rarely, when invalid sets cancel, which step 4 catches.
+//  1. The call is cut into parts (partsFor). A part has about
+//     locatePartSize sets, or, over a root or two, there is about one part
+//     per expected invalid set. Each part's plain value takes unweighted
+//     sums, by batch-affine addition, and one pairing. It is not one exactly
+//     when the part holds an invalid set (the points are in G2). Rarely,
+//     invalid sets cancel; step 4 catches that.
 //     When the call likely holds a single invalid set (wholeFirst), the
-//     whole call is weighed first (tryWhole); when that does not settle it,
+//     whole call is weighed first (tryWhole). When that does not settle it,
 //     the whole call, with its values, is the one failing range instead of
 //     the parts.
-//  2. In each failing range, the exponentiation method with the public
-//     weights w_k = k-base+1 (a 7-bit multi-scalar multiplication and one
-//     pairing) names a suspect i when B = A^w_i. A range where no weight
-//     matches holds two or more invalid sets: it is halved (halve: the left
-//     half's plain value computed, the right half's by division). When a
-//     half passes, the other keeps the range's weighted value; when both
-//     fail, a range of at most jointMax sets first tries to name one suspect
-//     in each half from the values it has (jointNames, no pairing), and only
-//     then is the left half's weighted value computed, a second check.
+//  2. In each failing range, the exponentiation method names a suspect i
+//     when B = A^w_i. It uses the public weights w_k = k-base+1 (a 7-bit
+//     multi-scalar multiplication and one pairing). A range where no weight
+//     matches holds two or more invalid sets: it is halved. In halve, the
+//     left half's plain value is computed, the right half's by division.
+//     When a half passes, the other keeps the range's weighted value. When
+//     both fail, a range of at most jointMax sets first tries to name one
+//     suspect in each half from the values it has (jointNames, no pairing).
+//     Only then is the left half's weighted value computed, a second check.
 //  3. Each suspect's unblinded one-set check d_i decides it. An invalid
-//     suspect's term leaves its range's values (A/d_i, B/d_i^w_i), and the
-//     range is done when that leaves one; a valid suspect (the weights were
+//     suspect's term leaves its range's values (A/d_i, B/d_i^w_i). The
+//     range is done when that leaves one. A valid suspect (the weights were
 //     fooled) sends its range to be halved. Ranges of at most
-//     individualBelow sets, and everything once the search has spent its
-//     budget, are checked one by one.
+//     individualBelow sets are checked one by one. So is everything once
+//     the search has spent its budget.
 //  4. The call less the invalid sets found has the value
-//     A / prod_i d_i^(r_i) under the call's secret scalars (by bilinearity,
-//     the pairing product of its sums); when it is one, that check accepts
-//     every set not yet decided. Otherwise (crafted signatures, which then
-//     only cost time) locateAll reports false and the caller bisects.
+//     A / prod_i d_i^(r_i) under the call's secret scalars. By bilinearity,
+//     this is the pairing product of its sums. When it is one, that check
+//     accepts every set not yet decided. Otherwise (crafted signatures,
+//     which then only cost time) locateAll reports false and the caller
+//     bisects.
 //
 // The plain values and public weights only steer the search: sets are
 // rejected by their own one-set checks, and accepted by their own or by
@@ -110,8 +112,8 @@ func (c *call) findInvalid(whole blindedRange) []peel {
 			return f
 		}
 		// The whole call's values are known and it holds two invalid sets
-		// or more: halving it costs a pairing or two a level, the right
-		// half's values by division, where k parts would cost k pairings.
+		// or more. Halving it costs a pairing or two a level, the right
+		// half's values by division. k parts would cost k pairings.
 		budget := c.spent + locateBudget*float64(whole.size())*costSingle
 		return c.search(whole, []plainRange{p}, f, budget, -wholeLevels)
 	}
@@ -129,13 +131,13 @@ func (c *call) findInvalid(whole blindedRange) []peel {
 const wholeLevels = 2 // log2(locatePartsMin)
 
 // partsFor is the number of parts locateAll cuts a failing call of
-// [lo, hi) into: one per locatePartSize sets (at least locatePartsMin), or
-// fewer, about one per expected invalid set at the recent share, when the
-// call meets no more roots than that. Then most failing parts hold one
-// invalid set, which the public weights name, and fewer parts pass for
-// nothing; a part's check costs about the same whatever its size, as it
-// meets a root or two. Over many roots a check costs a Miller loop per root
-// its range meets, and small parts keep the failing parts' checks cheap.
+// [lo, hi) into. It is one per locatePartSize sets (at least
+// locatePartsMin). When the call meets no more roots than that, it is fewer:
+// about one per expected invalid set at the recent share. Then most failing
+// parts hold one invalid set, which the public weights name. Fewer parts
+// pass for nothing. A part's check costs about the same whatever its size,
+// as it meets a root or two. Over many roots a check costs a Miller loop per
+// root its range meets. Small parts keep the failing parts' checks cheap.
 func (c *call) partsFor(lo, hi int) int {
 	m := hi - lo
 	k := max(locatePartsMin, m/locatePartSize)
@@ -193,15 +195,16 @@ func outsidePays(whole blindedRange, open []plainRange) bool {
 // at 5%, most of it, and early answers no longer pay.
 const acceptOutsideShare = 0.25
 
-// search runs locateAll's levels over the failing ranges until none is left,
-// or the search has spent its budget, or its first denseEvidenceLevels
-// levels found no invalid set (the rest is then checked set by set), and
-// returns found with the invalid sets it found.
+// search runs locateAll's levels over the failing ranges and returns found
+// with the invalid sets it found. It stops when no range is left or the
+// search has spent its budget. It also stops when its first
+// denseEvidenceLevels levels found no invalid set; the rest is then checked
+// set by set.
 //
 // The levels count from level0: 0 for a frontier of parts, -wholeLevels for
-// the whole call, whose halvings reach ranges of about the parts' size at
-// level 0 (so its small ranges, where the weights name suspects, are not
-// taken as evidence of dense invalid sets).
+// the whole call. The whole call's halvings reach ranges of about the parts'
+// size at level 0. So its small ranges, where the weights name suspects, are
+// not taken as evidence of dense invalid sets.
 func (c *call) search(whole blindedRange, frontier []plainRange, found []peel, budget float64, level0 int) []peel {
 	before := len(found)
 	for level := level0; len(frontier) > 0; level++ {
@@ -255,8 +258,9 @@ func (c *call) acceptOutside(whole blindedRange, found []peel, open []plainRange
 }
 
 // blindedAll returns the invalid sets' terms of the call's secret check,
-// d^(r_k) for each, computed in parallel the first time and kept for the
-// call's next secret check (acceptOutside's terms are acceptRest's too).
+// d^(r_k) for each. They are computed in parallel the first time and kept
+// for the call's next secret check (acceptOutside's terms are acceptRest's
+// too).
 func (c *call) blindedAll(fs []peel) []curve.GT {
 	if c.blinded == nil {
 		c.blinded = map[int]curve.GT{}
@@ -296,15 +300,15 @@ func (c *call) acceptRest(whole blindedRange, found []peel) bool {
 }
 
 // wholeFirst reports whether tryWhole is worth its two pairings, by their
-// expected cost: when the call holds a single invalid set they settle it
-// (with its one-set check, which the parts would need too), saving the k
-// parts' plain values and the failing part's weighted value; otherwise they
-// are spent for nothing. So they pay when q * saved > their cost, q being
+// expected cost. When the call holds a single invalid set they settle it,
+// with its one-set check, which the parts would need too. That saves the k
+// parts' plain values and the failing part's weighted value. Otherwise they
+// are spent for nothing. So they pay when q * saved > their cost. Here q is
 // the chance of a single invalid set (singleShare, from the recent calls'
-// invalid share): 1 with no history or a clean one; at 1% invalid 0.85 for
-// a call of 32 sets and 0.0004 for 1,024. A call over many roots pays a
-// Miller loop per root in the whole call's pairings, which the cost model
-// counts.
+// invalid share). It is 1 with no history or a clean one. At 1% invalid it
+// is 0.85 for a call of 32 sets and 0.0004 for 1,024. A call over many roots
+// pays a Miller loop per root in the whole call's pairings, which the cost
+// model counts.
 func (c *call) wholeFirst(whole blindedRange, k int) bool {
 	m := whole.size()
 	saved := c.checkCost(whole.lo, whole.lo+m/k) // the failing part's weighted value
@@ -315,8 +319,8 @@ func (c *call) wholeFirst(whole blindedRange, k int) bool {
 }
 
 // tryWhole tries the exponentiation method with public weights on the whole
-// call first (a failing call most often holds a single invalid set): two
-// pairings and a 12-bit multi-scalar multiplication name a suspect, whose
+// call first (a failing call most often holds a single invalid set). Two
+// pairings and a 12-bit multi-scalar multiplication name a suspect. Its
 // one-set check decides it. It returns the suspect when invalid, and done
 // when it accounts for the whole call's plain value.
 func (c *call) tryWhole(whole blindedRange) (p plainRange, found []peel, done bool) {

@@ -77,9 +77,10 @@ func (c *call) checkAndHalve(lv rangeLevel) ([]curve.GT, [][2]plainRange) {
 	ds := make([]curve.GT, n)
 	halves := make([][2]plainRange, len(lv.split))
 	checks := make([]int, len(lv.split))
-	// With fewer tasks than workers (the last levels, a range or two with
-	// several invalid sets), a left half's weighted value is computed
-	// beside its plain value, on a worker that would idle, instead of after.
+	// There may be fewer tasks than workers: the last levels, a range or
+	// two with several invalid sets. Then a left half's weighted value is
+	// computed beside its plain value, on a worker that would idle, instead
+	// of after.
 	spec := n+len(lv.split) < c.width()
 	c.each(n+len(lv.split), 1, func(x int) {
 		if x < n {
@@ -97,9 +98,9 @@ func (c *call) checkAndHalve(lv rangeLevel) ([]curve.GT, [][2]plainRange) {
 	return ds, halves
 }
 
-// judgeNamed settles range p's suspect i by its one-set value d and puts
-// what is left of p where the search goes next: an invalid suspect's terms
-// leave the range's values (done when that leaves one); a valid one (the
+// judgeNamed settles range p's suspect i by its one-set value d. It puts
+// what is left of p where the search goes next. An invalid suspect's terms
+// leave the range's values (done when that leaves one). A valid one (the
 // weights were fooled) sends the range to be halved.
 func (c *call) judgeNamed(p plainRange, i int, d curve.GT, out *levelOut) {
 	if d.IsOne() {
@@ -201,12 +202,12 @@ func (c *call) halve(p plainRange, spec bool) ([2]plainRange, int) {
 const jointMax = 128
 
 // jointNames names, when it can, one suspect in each half of p, both
-// failing: if each holds a single invalid set, p's weighted value is
+// failing. If each holds a single invalid set, p's weighted value is
 // B = X^a * Y^b for the halves' plain values X, Y and the suspects' public
-// weights a and b, which a table of X^a and a walk over B * Y^-b find,
-// with no pairing. It gives the halves their weighted values X^a and Y^b
-// and their named weights, and reports whether it found them; no match
-// leaves the halves unchanged.
+// weights a and b. A table of X^a and a walk over B * Y^-b find them, with
+// no pairing. It gives the halves their weighted values X^a and Y^b and
+// their named weights, and reports whether it found them. No match leaves
+// the halves unchanged.
 func jointNames(p, l, r *plainRange) bool {
 	if p.size() > jointMax {
 		return false

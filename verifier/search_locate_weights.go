@@ -32,8 +32,8 @@ const weightRoundsMin = 256
 
 // weightRounds is the number of base-13 digits weightedByRounds takes of a
 // weight: two pair rounds, for weights below weightRoundsMax = 13^4 =
-// 28,561 (a larger range's weights go through a multi-scalar
-// multiplication instead).
+// 28,561. A larger range's weights go through a multi-scalar
+// multiplication instead.
 const (
 	weightRounds    = 4
 	weightRoundsMax = digitBase * digitBase * digitBase * digitBase
@@ -82,8 +82,8 @@ func weightDigits(base, lo, hi int) [weightRounds][]uint8 {
 }
 
 // weightedTerm returns the inverse of d^w for the public weight w = k+1 of
-// the set at offset k in its part: what dividing d's term out of a weighted
-// value multiplies by.
+// the set at offset k in its part. Dividing d's term out of a weighted
+// value multiplies by it.
 func weightedTerm(d curve.GT, k int) *curve.GT {
 	w := uint32(k + 1)
 	dw := d.Exp([]byte{byte(w), byte(w >> 8), byte(w >> 16), byte(w >> 24)}, 32)

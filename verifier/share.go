@@ -6,10 +6,10 @@ import (
 )
 
 // invalidShare keeps the share of invalid verdicts among the sets of the
-// recent calls: counts that halve whenever the sets pass invalidShareWindow,
-// so that the share follows a change of traffic within a few batches. It
-// only steers the locate step (whether it searches at all, and its first
-// move); no verdict depends on it.
+// recent calls. Its counts halve whenever the sets pass invalidShareWindow.
+// So the share follows a change of traffic within a few batches. It only
+// steers the locate step (whether it searches at all, and its first move).
+// No verdict depends on it.
 type invalidShare struct {
 	mu            sync.Mutex
 	sets, invalid float64
@@ -48,8 +48,9 @@ func (s *invalidShare) expected(m int) float64 {
 }
 
 // singleShare is the chance that a failing call of m sets holds a single
-// invalid set, for a Poisson number of them at the recent share: with mean
-// l = expected(m), l e^-l / (1 - e^-l), which is 1 before any invalid set.
+// invalid set, for a Poisson number of them at the recent share. With mean
+// l = expected(m), it is l e^-l / (1 - e^-l), which is 1 before any invalid
+// set.
 func (s *invalidShare) singleShare(m int) float64 {
 	l := s.expected(m)
 	if l < 1e-9 {

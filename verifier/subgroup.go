@@ -7,8 +7,8 @@ import (
 )
 
 // subgroupLeaf: the descent of dropOutsideG2 stops at ranges of at most this
-// many points and checks their subgroups one by one (a pair round costs
-// about costPairFixed+costInG2, three or four single subgroup checks).
+// many points and checks their subgroups one by one. A pair round costs
+// about costPairFixed+costInG2, three or four single subgroup checks.
 const subgroupLeaf = 4
 
 // dropOutsideG2 handles fused rounds that failed: some signature is outside

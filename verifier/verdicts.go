@@ -5,9 +5,9 @@ import (
 	"github.com/attpool/attpool/internal/curve"
 )
 
-// settle records set i's verdict and reports it, once: a set already settled
-// keeps its first verdict (a range accepted later may hold a set that a
-// one-set check already rejected).
+// settle records set i's verdict and reports it, once. A set already settled
+// keeps its first verdict: a range accepted later may hold a set that a
+// one-set check already rejected.
 func (c *call) settle(i int, valid bool) {
 	if c.settled[i] {
 		return
@@ -47,8 +47,8 @@ func (c *call) undecided(lo, hi int) []int {
 }
 
 // checkAlone checks the undecided candidates of ks one by one, in parallel
-// (their points are known to be in G2), settles each by its own check,
-// e(pk, H(m)) * e(-g1, s) == 1, and returns the invalid ones with the values
+// (their points are known to be in G2). It settles each by its own check,
+// e(pk, H(m)) * e(-g1, s) == 1. It returns the invalid ones with the values
 // of their checks.
 func (c *call) checkAlone(ks []int) []peel {
 	var open []int
@@ -83,8 +83,8 @@ func (c *call) oneSetValue(k int) curve.GT {
 	return gt.FinalExp()
 }
 
-// removeInvalid settles the candidates k with bad[k] as invalid (a check
-// of that set alone failed: its own subgroup check) and takes them out of
+// removeInvalid settles the candidates k with bad[k] as invalid: a check
+// of that set alone failed, its own subgroup check. It takes them out of
 // the call: the candidates, their groups' ranges and the point slices. It
 // returns the former indexes of the candidates kept, in order.
 func (c *call) removeInvalid(bad []bool) (kept []int) {

@@ -34,8 +34,8 @@ type Config struct {
 	// default); the caller of Verify runs beside them.
 	Workers int
 	// HashCacheSize bounds the cache of signing roots hashed to G2: two
-	// generations of this many entries, and the lines of at most 64 of them
-	// (0 means the default; negative disables the cache).
+	// generations of this many entries, and the lines of at most 64 of them.
+	// 0 means the default; negative disables the cache.
 	HashCacheSize int
 }
 

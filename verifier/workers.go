@@ -145,9 +145,9 @@ func (j *job) runOne() bool {
 }
 
 // close stops the goroutines and waits for them. Chunks already taken by a
-// goroutine finish first; the open jobs leave the queue at once (their
-// callers run what is left), and no job is queued after close: the pool
-// holds no work once closed.
+// goroutine finish first. The open jobs leave the queue at once (their
+// callers run what is left). No job is queued after close: the pool holds
+// no work once closed.
 func (w *workers) close() {
 	w.mu.Lock()
 	w.closed = true
@@ -157,9 +157,9 @@ func (w *workers) close() {
 	w.wg.Wait()
 }
 
-// forEach runs f(i) for every i in [0, n), in chunks of chunk indexes spread
-// over the calling goroutine and at most helpers goroutines of the pool, and
-// returns when all have run.
+// forEach runs f(i) for every i in [0, n) and returns when all have run. It
+// runs them in chunks of chunk indexes, spread over the calling goroutine
+// and at most helpers goroutines of the pool.
 func (w *workers) forEach(helpers, n, chunk int, f func(i int)) {
 	if n <= 0 {
 		return
