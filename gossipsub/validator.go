@@ -87,7 +87,7 @@ func DefaultConfig() Config {
 	return Config{
 		// A third of a slot: an attestation validated later is too late
 		// for the aggregation duty of its slot, and the router's goroutine
-		// is freed; the pool itself answers within its BatchDelay plus a
+		// is freed; the pool itself answers within its BatchTime plus a
 		// batch.
 		Timeout: 4 * time.Second,
 		// The validators block until the pool's batched verdict, so the

@@ -3,52 +3,47 @@ package pool
 import (
 	"sync"
 	"time"
-
-	"github.com/sirupsen/logrus"
-
-	"github.com/attpool/attpool/internal/par"
-	"github.com/attpool/attpool/verifier"
 )
 
-// rootQueue is the queue of one signing root (BatchAdaptive).
+// rootQueue is the queue of one signing root.
 type rootQueue struct {
 	root [32]byte
 	jobQueue
 }
 
-// batcher forms the batches the verify goroutines take, by Config.Policy.
+// batcher forms the batches the verify goroutines take.
 //
-// BatchFixed keeps one FIFO of every set: a batch is ready when it holds
-// MinBatch sets or its oldest has waited BatchDelay, and takes at most
-// BatchSize sets.
-//
-// BatchAdaptive keeps a queue per signing root. A free worker takes what is
+// By default it keeps a queue per signing root. A free worker takes what is
 // queued at once, so a batch holds the sets that arrived while the workers
 // were busy, unless the primary waits for more within the latency budget
 // (budget.go) because a larger call costs less per set. It takes the roots
 // in turn (round robin), each root's sets together, up to the batch cap:
 // BatchSize, or fewer when the recent time per set says a larger batch would
-// take longer than BatchDelay to verify. The sets of isolated peers wait in
+// take longer than BatchTime to verify. The sets of isolated peers wait in
 // lanes of their own (peers.go), taken by the isolated peers' worker alone.
+//
+// With a client's batching (Config.fixed) it keeps one FIFO of every set: a
+// batch is ready when it holds Min sets or its oldest has waited Wait, and
+// takes at most Size sets.
 type batcher struct {
-	policy   BatchPolicy
+	fixed    bool // a client's queue (Config.fixed)
 	size     int
 	minBatch int
 	delay    time.Duration
-	budget   time.Duration // BatchAdaptive: Config.LatencyBudget; 0: none
+	budget   time.Duration // Config.LatencyBudget; 0: none
 	workers  int           // Config.VerifyWorkers
 
 	mu    sync.Mutex
-	fifo  jobQueue                // BatchFixed
-	roots map[[32]byte]*rootQueue // BatchAdaptive: queued sets by root
-	turn  []*rootQueue            // BatchAdaptive: roots with sets, in turn order
-	cost  costEstimate            // BatchAdaptive: recent verification time per set
-	// queued is the number of sets in roots (BatchAdaptive).
+	fifo  jobQueue                // a client's batching
+	roots map[[32]byte]*rootQueue // queued sets by root
+	turn  []*rootQueue            // roots with sets, in turn order
+	cost  costEstimate            // recent verification time per set
+	// queued is the number of sets in roots.
 	queued int
 	// rates and callCost are the latency budget's figures (budget > 0).
 	rates    arrivals
 	callCost callCost
-	// waiting is true while the primary waits for work (BatchAdaptive):
+	// waiting is true while the primary waits for work:
 	// add wakes it only then, as a busy primary takes again when its call
 	// ends. holdCap, when positive, is the batch cap it waits for
 	// companions up to (the budget): add wakes it before its deadline only
@@ -56,11 +51,11 @@ type batcher struct {
 	waiting bool
 	holdCap int
 	// inflight is the batches the primary and the backups are verifying
-	// (BatchAdaptive); sideBySide is whether a backup may take one beside
+	// by default; sideBySide is whether a backup may take one beside
 	// them at once (sideBySideLocked).
 	inflight   int
 	sideBySide bool
-	peers      *peerTable // BatchAdaptive: nil if peers are not isolated
+	peers      *peerTable // nil if peers are not isolated
 	apart      lanes      // the isolated peers' sets
 	laneBound  laneBound  // the most sets the lanes hold (laneRoomLocked)
 	// searching is the number of batches of other than isolated peers'
@@ -82,7 +77,7 @@ type batcher struct {
 
 func newBatcher(cfg Config) *batcher {
 	b := &batcher{
-		policy: cfg.Policy, size: cfg.BatchSize, minBatch: cfg.MinBatch, delay: cfg.BatchDelay, workers: cfg.VerifyWorkers,
+		size: cfg.BatchSize, delay: cfg.BatchTime, workers: cfg.VerifyWorkers,
 		budget: max(cfg.LatencyBudget, 0),
 		// Calls side by side need room for two of sideBySideWidth workers.
 		sideBySide: cfg.VerifyWorkers >= 2*sideBySideWidth,
@@ -92,6 +87,9 @@ func newBatcher(cfg Config) *batcher {
 		wakeBackup: make(chan struct{}, 1),
 		wakeApart:  make(chan struct{}, 1),
 		closing:    make(chan struct{}),
+	}
+	if f := cfg.fixed; f != nil {
+		b.fixed, b.size, b.minBatch, b.delay, b.budget = true, f.Size, f.Min, f.Wait, 0
 	}
 	if cfg.isolatesPeers() {
 		b.peers = newPeerTable(cfg.MaxPeers, cfg.PeerHalfLife)
@@ -139,12 +137,12 @@ func (b *batcher) admit(jobs ...*job) admission {
 	return admitted
 }
 
-// wakeLocked wakes the workers that may take sets just queued. Under
-// BatchFixed, one worker (another is woken if it leaves sets). Under
-// BatchAdaptive, the primary if it is waiting, and before the deadline of
+// wakeLocked wakes the workers that may take sets just queued. With a
+// client's batching, one worker (another is woken if it leaves sets). By
+// default, the primary if it is waiting, and before the deadline of
 // a wait for companions only once its cap is queued; the backups when the
 // queue was empty (a backup's wait runs from the oldest set: it learns of a
-// new one) and the primary is busy or its budget is not below BatchDelay, and
+// new one) and the primary is busy or its budget is not below BatchTime, and
 // while a search runs (they then take at once). A busy primary takes again
 // when its call ends, and a waiting one takes the queue within the budget,
 // so waking them for every set would only make work for the scheduler.
@@ -152,7 +150,7 @@ func (b *batcher) wakeLocked(wasEmpty bool) {
 	if b.queuedLocked() == 0 {
 		return
 	}
-	if b.policy == BatchFixed {
+	if b.fixed {
 		signal(b.wake)
 		return
 	}
@@ -167,15 +165,13 @@ func (b *batcher) wakeLocked(wasEmpty bool) {
 // sideBySideWidth is the workers a call of sideBySideMin sets keeps busy
 // to good effect: the verifier sizes a call's parallelism to its work
 // (about a worker per 2 ms of it), and a call of a few hundred sets spread
-// over more cores spends their time waiting on its serial steps (verifybench
-// on a 16-core Xeon: 512 sets 4.8 times faster on 16 cores than on one,
-// 4,096 sets 9 times).
+// over more cores spends their time waiting on its serial steps.
 const sideBySideWidth = 4
 
 // sideBySideMin is the fewest queued sets a backup takes beside the calls
 // being verified: from a few hundred sets a call's cost per set is near its
-// least (verifybench, µs a set on one root: 31.7 at 256, 21.2 at 1,024), so a
-// second call of them costs about what the sets would cost in the first.
+// least, so a second call of them costs about what the sets would cost in
+// the first.
 const sideBySideMin = 256
 
 // sideBySideLocked reports whether a backup takes the queued sets at once,
@@ -186,7 +182,7 @@ func (b *batcher) sideBySideLocked() bool {
 }
 
 func (b *batcher) queueLocked(j *job) {
-	if b.policy == BatchFixed {
+	if b.fixed {
 		b.fifo.push(j)
 		return
 	}
@@ -207,76 +203,6 @@ func signal(wake chan struct{}) {
 	}
 }
 
-// taint records that from forwarded an invalid signature; if that isolates
-// it, its queued sets move to its lane, as many as the lane has room for
-// (laneRoomLocked): the others are returned, taken out of the queues, for
-// the caller to answer at once (Pool.taint).
-func (b *batcher) taint(from Peer) (refused []*job) {
-	if b.peers == nil || from == NoPeer {
-		return nil
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	now := time.Now()
-	if !b.peers.taint(from, now) {
-		return nil
-	}
-	kept := b.turn[:0]
-	for _, q := range b.turn {
-		for _, j := range q.extract(func(j *job) bool { return j.from == from }) {
-			b.queued--
-			if b.laneRoomLocked([]*job{j}, now) {
-				b.apart.push(j)
-			} else {
-				refused = append(refused, j)
-			}
-		}
-		if q.len() == 0 {
-			delete(b.roots, q.root)
-		} else {
-			kept = append(kept, q)
-		}
-	}
-	clear(b.turn[len(kept):])
-	b.turn = kept
-	if b.apart.len() > 0 {
-		signal(b.wakeApart)
-	}
-	return refused
-}
-
-// promote moves g's sets still queued in an isolated peer's lane to the
-// other sets' queues when from, the peer of a copy that joined g, is not
-// isolated; the copy's peer then answers for them (tainted if they are
-// invalid).
-func (b *batcher) promote(g *group, from Peer) {
-	if b.peers == nil {
-		return
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.apart.len() == 0 || b.peers.isolated(from, time.Now()) {
-		return
-	}
-	wasEmpty := b.queuedLocked() == 0
-	moved := b.apart.extract(func(j *job) bool { return j.g == g })
-	for _, j := range moved {
-		j.from = from
-		b.queueLocked(j)
-	}
-	b.wakeLocked(wasEmpty)
-}
-
-// isolatedPeers is the number of peers isolated now.
-func (b *batcher) isolatedPeers() int {
-	if b.peers == nil {
-		return 0
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.peers.countIsolated(time.Now())
-}
-
 // role is what a verify goroutine takes.
 type role int
 
@@ -284,9 +210,10 @@ const (
 	// primary takes every batch as soon as it is free, or (with a latency
 	// budget) when waiting for more sets no longer pays.
 	primary role = iota
-	// backup (BatchAdaptive, every verify goroutine but the first) takes a
+	// backup (every verify goroutine but the first, unless the pool batches
+	// as a client) takes a
 	// batch only while another verify goroutine searches a failing batch
-	// for its invalid sets, once a queued set has waited BatchDelay (the
+	// for its invalid sets, once a queued set has waited BatchTime (the
 	// workers are behind), or side by side with the batches being verified
 	// when there is room for another (sideBySideLocked). Otherwise the
 	// primary alone gathers what arrives while it verifies, so batches stay
@@ -311,7 +238,7 @@ func (b *batcher) take(r role) (batch []*job, apart bool, wait time.Duration, do
 	switch {
 	case r == isolated:
 		batch = b.apart.take(b.peers.batch)
-	case b.policy == BatchFixed:
+	case b.fixed:
 		batch, wait = b.takeFixedLocked(now)
 	case r == backup && !b.closed && b.searching == 0:
 		if age, ok := b.oldestLocked(now); ok && age < b.delay && !b.sideBySideLocked() {
@@ -324,14 +251,14 @@ func (b *batcher) take(r role) (batch []*job, apart bool, wait time.Duration, do
 	default:
 		batch = b.takeAdaptiveLocked(now)
 	}
-	if r == primary && b.policy == BatchAdaptive {
+	if r == primary && !b.fixed {
 		b.waiting, b.holdCap = batch == nil, holdCap
 	}
 	apart = r == isolated
 	if batch == nil && b.closed {
 		batch, apart = b.drainLocked(r, now)
 	}
-	if batch != nil && !apart && b.policy == BatchAdaptive {
+	if batch != nil && !apart && !b.fixed {
 		b.inflight++
 	}
 	if batch != nil {
@@ -359,23 +286,13 @@ func (b *batcher) drainLocked(r role, now time.Time) (batch []*job, apart bool) 
 	return b.takeAdaptiveLocked(now), false
 }
 
-// vouch records that a set of isolated peer from was valid.
-func (b *batcher) vouch(from Peer) {
-	if b.peers == nil {
-		return
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.peers.vouch(from, time.Now())
-}
-
-// signalMoreLocked wakes another worker for what is left after a take: under
-// BatchFixed another worker; under BatchAdaptive the backups (their wait
+// signalMoreLocked wakes another worker for what is left after a take: with
+// a client's batching another worker; by default the backups (their wait
 // runs from the oldest set left) and the primary if it waits (a backup
 // took).
 func (b *batcher) signalMoreLocked() {
 	if b.queuedLocked() > 0 {
-		if b.policy == BatchFixed || b.waiting {
+		if b.fixed || b.waiting {
 			signal(b.wake)
 		}
 		signal(b.wakeBackup)
@@ -383,99 +300,6 @@ func (b *batcher) signalMoreLocked() {
 	if b.apart.len() > 0 {
 		signal(b.wakeApart)
 	}
-}
-
-// takeFixedLocked is take under BatchFixed.
-func (b *batcher) takeFixedLocked(now time.Time) ([]*job, time.Duration) {
-	n := b.fifo.len()
-	if n == 0 {
-		return nil, -1
-	}
-	left := b.delay - now.Sub(b.fifo.oldest())
-	if n < b.minBatch && left > 0 && !b.closed {
-		return nil, left
-	}
-	return b.fifo.take(min(n, b.size)), 0
-}
-
-// takeAdaptiveLocked is take under BatchAdaptive: the roots in turn, each
-// root's sets together, up to the batch cap; up to BatchSize once a set has
-// waited BatchDelay, as the workers are then behind and only larger batches
-// (less time per set) catch up: cutting them then would slow every verdict.
-func (b *batcher) takeAdaptiveLocked(now time.Time) []*job {
-	limit := b.cost.cap(b.size, b.delay)
-	if age, _ := b.oldestLocked(now); age >= b.delay {
-		limit = b.size
-	}
-	if len(b.suspects) > 0 && len(b.turn) > 0 {
-		return b.takeSearchingLocked(limit)
-	}
-	return b.extractLocked(limit, nil)
-}
-
-// takeBudgetLocked is the primary's take under BatchAdaptive with a latency
-// budget: the batch of takeAdaptiveLocked, or, while the oldest queued set
-// has waited less than the budget (and less than BatchDelay: the workers are
-// not behind) and waiting pays (waitPays), how long until its budget is
-// spent, with the batch cap that ends the wait before then (holdCap).
-func (b *batcher) takeBudgetLocked(now time.Time) (batch []*job, wait time.Duration, holdCap int) {
-	age, ok := b.oldestLocked(now)
-	if !ok {
-		return nil, -1, 0
-	}
-	if !b.closed && age < b.budget && age < b.delay {
-		limit := b.cost.cap(b.size, b.delay)
-		if left := b.budget - age; b.waitPays(b.queued, len(b.turn), left, limit, now) {
-			return nil, left, limit
-		}
-	}
-	return b.takeAdaptiveLocked(now), 0, 0
-}
-
-// takeSearchingLocked is takeAdaptiveLocked while batches are searched:
-// the sets of the peers that forwarded none of theirs, the roots in turn,
-// up to limit; when only suspects' sets are queued, those of one suspect,
-// the peer of the oldest (no worker idles while sets wait). Until a search
-// names the invalid set and isolates its peer, that peer's next sets would
-// fail any batch they join, and the valid sets in it would wait for a
-// second search; in a batch of one peer's sets they delay no other peer's.
-func (b *batcher) takeSearchingLocked(limit int) []*job {
-	if batch := b.extractLocked(limit, func(j *job) bool { return b.suspects[j.from] == 0 }); len(batch) > 0 {
-		return batch
-	}
-	from := b.turn[0].front().from
-	return b.extractLocked(limit, func(j *job) bool { return j.from == from })
-}
-
-// extractLocked takes up to limit queued sets for which match is true (every
-// set if match is nil), the roots in turn, each root's oldest first: a root
-// taken from has its turn again after the others.
-func (b *batcher) extractLocked(limit int, match func(*job) bool) []*job {
-	var batch []*job
-	var kept, taken []*rootQueue
-	for _, q := range b.turn {
-		var got []*job
-		switch n := limit - len(batch); {
-		case n <= 0:
-		case match == nil:
-			got = q.take(min(q.len(), n))
-		default:
-			got = q.extractUpTo(n, match)
-		}
-		batch = append(batch, got...)
-		switch {
-		case q.len() == 0:
-			delete(b.roots, q.root)
-		case len(got) > 0:
-			taken = append(taken, q)
-		default:
-			kept = append(kept, q)
-		}
-	}
-	clear(b.turn)
-	b.turn = append(append(b.turn[:0], kept...), taken...)
-	b.queued -= len(batch)
-	return batch
 }
 
 // oldestLocked is how long the oldest queued set (not an isolated peer's)
@@ -489,41 +313,10 @@ func (b *batcher) oldestLocked(now time.Time) (age time.Duration, ok bool) {
 
 // queuedLocked is nonzero when sets other than the isolated peers' wait.
 func (b *batcher) queuedLocked() int {
-	if b.policy == BatchFixed {
+	if b.fixed {
 		return b.fifo.len()
 	}
 	return len(b.turn)
-}
-
-// searchStarted records that a batch of other than isolated peers' sets,
-// forwarded by peers, failed its check and is being searched, and wakes a
-// backup: the sets queued behind it need not wait for the search. While it
-// lasts, the peers are suspects (when peers are isolated).
-func (b *batcher) searchStarted(peers []Peer) {
-	b.mu.Lock()
-	b.searching++
-	if b.peers != nil {
-		for _, p := range peers {
-			b.suspects[p]++
-		}
-	}
-	b.mu.Unlock()
-	signal(b.wakeBackup)
-}
-
-// searchEnded records that a search searchStarted recorded, of a batch
-// forwarded by peers, is over.
-func (b *batcher) searchEnded(peers []Peer) {
-	b.mu.Lock()
-	b.searching--
-	if b.peers != nil {
-		for _, p := range peers {
-			if b.suspects[p]--; b.suspects[p] <= 0 {
-				delete(b.suspects, p)
-			}
-		}
-	}
-	b.mu.Unlock()
 }
 
 // verified records that a batch of n sets over roots signing roots, taken
@@ -532,7 +325,7 @@ func (b *batcher) searchEnded(peers []Peer) {
 // search's time says how many invalid sets there were, not what a batch
 // costs.
 func (b *batcher) verified(n, roots int, took time.Duration, passed bool) {
-	if b.policy != BatchAdaptive {
+	if b.fixed {
 		return
 	}
 	b.mu.Lock()
@@ -552,253 +345,4 @@ func (b *batcher) close() {
 	b.closed = true
 	b.mu.Unlock()
 	close(b.closing)
-}
-
-// costEstimate is a moving average of the verification time per set,
-// weighted by the sets of each batch (a tenth of the weight goes to the
-// newest batch).
-type costEstimate struct {
-	seconds, sets float64
-}
-
-// costDecay is what a batch's weight in the estimate keeps at each newer
-// batch: about the last ten batches count, so the cap follows a change of
-// load (another process, a slower root) within ten batches, about half a
-// second at batches of BatchDelay's 50 ms.
-const costDecay = 0.9
-
-func (c *costEstimate) add(n int, took time.Duration) {
-	c.seconds = costDecay*c.seconds + took.Seconds()
-	c.sets = costDecay*c.sets + float64(n)
-}
-
-// cap is the number of sets the recent cost per set verifies in bound, at
-// least 1 and at most size (size while nothing has been measured).
-func (c *costEstimate) cap(size int, bound time.Duration) int {
-	if c.seconds <= 0 || c.sets <= 0 {
-		return size
-	}
-	n := bound.Seconds() * c.sets / c.seconds
-	if n >= float64(size) {
-		return size
-	}
-	return max(1, int(n))
-}
-
-// verifyLoop is a verify goroutine of role r: it takes batches, verifies
-// them and reports the verdicts to the completer, until the batcher is
-// closed and both lanes drained.
-func (p *Pool) verifyLoop(r role) {
-	wake := p.batch.wake
-	switch r {
-	case backup:
-		wake = p.batch.wakeBackup
-	case isolated:
-		wake = p.batch.wakeApart
-	}
-	timer := time.NewTimer(time.Hour)
-	defer timer.Stop()
-	for {
-		batch, apart, wait, done := p.batch.take(r)
-		if batch != nil {
-			start := time.Now()
-			p.verify(batch, apart)
-			if r == isolated {
-				p.rest(timer, time.Since(start))
-			}
-			continue
-		}
-		if done {
-			return
-		}
-		if wait < 0 {
-			wait = time.Hour
-		}
-		timer.Reset(wait)
-		select {
-		case <-wake:
-		case <-timer.C:
-		case <-p.batch.closing:
-		}
-	}
-}
-
-// isolatedShare is the most of a core the isolated peers' goroutine spends
-// verifying (see rest): an isolated attacker's flood takes no more from the
-// other batches, and what its lane cannot verify in time times out and
-// leaves the queues. BenchmarkLoopbackAttack (gossipsub, two vCPUs): with
-// other work on the machine the honest verdicts' p99 rises 1.9x under the
-// attack with the rest, 3.8x without; on a quiet machine 2.9x and 3.1x,
-// within the noise. The cost: an honest peer isolated by one invalid
-// signature is verified at a quarter of a core, several hundred sets a
-// second, for about one PeerHalfLife.
-const isolatedShare = 0.25
-
-// rest waits, after a call of the isolated peers' goroutine that took took,
-// as long as keeps its verification within isolatedShare of a core, or
-// until the pool closes (its drain does not wait).
-func (p *Pool) rest(timer *time.Timer, took time.Duration) {
-	timer.Reset(time.Duration(float64(took) * (1/isolatedShare - 1)))
-	select {
-	case <-timer.C:
-	case <-p.batch.closing:
-	}
-}
-
-// streamer is a SignatureVerifier that can report verdicts before the
-// whole call is decided, as *verifier.Verifier does.
-type streamer interface {
-	VerifyStream(sets []verifier.Set, report func(i int, valid bool))
-}
-
-// searchStreamer is a streamer that also says when a call's check failed
-// and its search for the invalid sets begins, as *verifier.Verifier does.
-type searchStreamer interface {
-	VerifyStreamSearch(sets []verifier.Set, report func(i int, valid bool), searching func())
-}
-
-// verify verifies a batch, reporting each set's verdict to the completer as
-// soon as the verifier decides it, and taints the peers of invalid sets.
-func (p *Pool) verify(batch []*job, apart bool) {
-	start := time.Now()
-	if batch = p.resolveKeys(batch); len(batch) == 0 {
-		return
-	}
-	batch = p.decodeSignatures(batch)
-	sets := make([]verifier.Set, len(batch))
-	for i, j := range batch {
-		sets[i] = j.set
-		p.metrics.queueWait.Observe(start.Sub(j.queued).Seconds())
-	}
-	// Counted before any verdict goes out, so a caller that sees its
-	// verdict finds its batch in the metrics.
-	p.metrics.batchSize.Observe(float64(len(sets)))
-	if apart {
-		p.metrics.isolated.Add(float64(len(batch)))
-	}
-	invalid := 0
-	var searching func()
-	var suspects []Peer // nil: no search began
-	if !apart {
-		searching = func() { suspects = peersOf(batch); p.batch.searchStarted(suspects) }
-	}
-	p.check(sets, apart, func(i int, valid bool) {
-		j := batch[i]
-		// The peer's state is updated before the verdict goes out, so the
-		// next set its caller submits is batched by it.
-		switch {
-		case !valid:
-			invalid++
-			j.g.failed.Store(true)
-			p.taint(j.from)
-		case apart:
-			p.batch.vouch(j.from)
-		}
-		p.done.report(verdict{j: j, ok: valid})
-	}, searching)
-	if suspects != nil {
-		p.batch.searchEnded(suspects)
-	}
-	took := time.Since(start)
-	if !apart {
-		p.batch.verified(len(batch), rootsOf(sets), took, invalid == 0)
-	}
-	p.metrics.verifyTime.Observe(took.Seconds())
-	p.log.WithFields(logrus.Fields{"sets": len(sets), "invalid": invalid, "apart": apart, "took": took}).Debug("verified batch")
-}
-
-// rootsOf is the number of signing roots of sets, whose sets of one root
-// are consecutive (as the batcher takes them).
-func rootsOf(sets []verifier.Set) int {
-	n := 0
-	for i := range sets {
-		if i == 0 || sets[i].Root != sets[i-1].Root {
-			n++
-		}
-	}
-	return n
-}
-
-// peersOf returns the distinct peers that forwarded the batch's sets,
-// NoPeer left out, as a non-nil slice.
-func peersOf(batch []*job) []Peer {
-	seen := make(map[Peer]bool)
-	out := []Peer{}
-	for _, j := range batch {
-		if j.from != NoPeer && !seen[j.from] {
-			seen[j.from] = true
-			out = append(out, j.from)
-		}
-	}
-	return out
-}
-
-// decodeSignatures decodes the batch's undecoded signatures, in parallel,
-// answers the jobs whose signature does not decode (an invalid signature:
-// its peer is tainted as for any other) and returns the others.
-func (p *Pool) decodeSignatures(batch []*job) []*job {
-	var todo []int
-	for i, j := range batch {
-		if j.undecoded {
-			todo = append(todo, i)
-		}
-	}
-	if len(todo) == 0 {
-		return batch
-	}
-	bad := make([]bool, len(batch))
-	par.For(len(todo), decodeChunk, func(k int) {
-		i := todo[k]
-		j := batch[i]
-		// [REJECT] The attestation signature is valid (it does not decode).
-		_, err := j.set.Decoded.SetBytesNoSubgroupCheck(j.set.Signature[:])
-		bad[i], j.undecoded = err != nil, false
-	})
-	kept := batch[:0:0]
-	for i, j := range batch {
-		if !bad[i] {
-			kept = append(kept, j)
-			continue
-		}
-		j.g.failed.Store(true)
-		p.taint(j.from)
-		p.done.report(verdict{j: j})
-	}
-	return kept
-}
-
-// decodeChunk is the signatures a goroutine of decodeSignatures claims at a
-// time: at about 35 µs each, 16 make the claim negligible and still end
-// the goroutines of a batch of a few hundred together.
-const decodeChunk = 16
-
-// suspectVerifier is a SignatureVerifier that keeps the calls of sets
-// already suspected of being invalid out of the recent invalid share that
-// steers the search of its other calls, as *verifier.Verifier does
-// (VerifySuspect).
-type suspectVerifier interface {
-	VerifySuspect(sets []verifier.Set, report func(i int, valid bool))
-}
-
-// check runs the verifier on sets, streaming if it can, and tells
-// searching (when not nil) that a failing call's search began if it can.
-// The isolated peers' sets (apart) go to VerifySuspect if it has it: they
-// are mostly invalid, and the pool's other batches, or another user of a
-// shared verifier, must not search their failing calls as if theirs were.
-func (p *Pool) check(sets []verifier.Set, apart bool, report func(i int, valid bool), searching func()) {
-	if s, ok := p.v.(suspectVerifier); ok && apart {
-		s.VerifySuspect(sets, report)
-		return
-	}
-	if s, ok := p.v.(searchStreamer); ok && searching != nil {
-		s.VerifyStreamSearch(sets, report, searching)
-		return
-	}
-	if s, ok := p.v.(streamer); ok {
-		s.VerifyStream(sets, report)
-		return
-	}
-	for i, ok := range p.v.Verify(sets) {
-		report(i, ok)
-	}
 }

@@ -2,10 +2,12 @@ package pool
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"testing/synctest"
 	"time"
 
+	"github.com/attpool/attpool/internal/clientbatch"
 	"github.com/attpool/attpool/verifier"
 )
 
@@ -35,23 +37,23 @@ func newTestBatcher(t *testing.T, cfg Config) *batcher {
 	return newBatcher(cfg)
 }
 
-// TestBatchFixedMinBatch: under BatchFixed a batch forms at MinBatch sets,
+// TestClientMinBatch: with a client's batching a batch forms at Min sets,
 // FIFO across roots, at most BatchSize sets.
-func TestBatchFixedMinBatch(t *testing.T) {
-	b := newTestBatcher(t, Config{Policy: BatchFixed, BatchSize: 4, MinBatch: 3, BatchDelay: time.Hour})
+func TestClientMinBatch(t *testing.T) {
+	b := newTestBatcher(t, Config{fixed: fifo(4, 3, time.Hour)})
 	b.add(testJobs(1, 1, NoPeer)...)
 	b.add(testJobs(2, 1, NoPeer)...)
 	if batch, _, wait, _ := b.take(primary); batch != nil || wait <= 0 || wait > time.Hour {
-		t.Fatalf("two of MinBatch 3: batch %v, wait %v", roots(batch), wait)
+		t.Fatalf("two of Min 3: batch %v, wait %v", roots(batch), wait)
 	}
 	b.add(testJobs(1, 1, NoPeer)...)
 	b.add(testJobs(3, 3, NoPeer)...)
 	if batch, _, _, _ := b.take(primary); string(roots(batch)) != "\x01\x02\x01\x03" {
 		t.Fatalf("first batch %v, want FIFO 1 2 1 3", roots(batch))
 	}
-	// Two left, fewer than MinBatch: they wait.
+	// Two left, fewer than Min: they wait.
 	if batch, _, _, _ := b.take(primary); batch != nil {
-		t.Fatalf("under MinBatch: %v", roots(batch))
+		t.Fatalf("under Min: %v", roots(batch))
 	}
 	b.close()
 	if batch, _, _, done := b.take(primary); len(batch) != 2 || done {
@@ -62,9 +64,9 @@ func TestBatchFixedMinBatch(t *testing.T) {
 	}
 }
 
-// TestBatchFixedNoWait: MinBatch 1 takes what is queued at once.
-func TestBatchFixedNoWait(t *testing.T) {
-	b := newTestBatcher(t, Config{Policy: BatchFixed, BatchSize: 64, MinBatch: 1, BatchDelay: time.Hour})
+// TestClientNoWait: Min 1 takes what is queued at once.
+func TestClientNoWait(t *testing.T) {
+	b := newTestBatcher(t, Config{fixed: fifo(64, 1, time.Hour)})
 	b.add(testJobs(1, 70, NoPeer)...)
 	for _, want := range []int{64, 6} {
 		if batch, _, _, _ := b.take(primary); len(batch) != want {
@@ -73,11 +75,11 @@ func TestBatchFixedNoWait(t *testing.T) {
 	}
 }
 
-// TestBatchFixedDelay: a queue under MinBatch is taken once its oldest set
-// has waited BatchDelay (fake time).
-func TestBatchFixedDelay(t *testing.T) {
+// TestClientWait: a queue under Min is taken once its oldest set
+// has waited Wait (fake time).
+func TestClientWait(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		b := newTestBatcher(t, Config{Policy: BatchFixed, BatchSize: 128, MinBatch: 32, BatchDelay: 50 * time.Millisecond})
+		b := newTestBatcher(t, Config{fixed: fifo(128, 32, 50*time.Millisecond)})
 		b.add(testJobs(1, 5, NoPeer)...)
 		time.Sleep(20 * time.Millisecond)
 		b.add(testJobs(2, 5, NoPeer)...)
@@ -92,11 +94,11 @@ func TestBatchFixedDelay(t *testing.T) {
 	})
 }
 
-// TestBatchAdaptiveRoundRobin: under BatchAdaptive a set is taken at once,
+// TestRoundRobin: a set is taken at once,
 // a root's sets go together, and a root with one set is not held up by a
 // root with many.
-func TestBatchAdaptiveRoundRobin(t *testing.T) {
-	b := newTestBatcher(t, Config{BatchSize: 4, BatchDelay: time.Hour, LatencyBudget: -1})
+func TestRoundRobin(t *testing.T) {
+	b := newTestBatcher(t, Config{BatchSize: 4, BatchTime: time.Hour, LatencyBudget: -1})
 	b.add(testJobs(1, 1, NoPeer)...)
 	if batch, _, _, _ := b.take(primary); len(batch) != 1 {
 		t.Fatalf("a lone set: batch %v", roots(batch))
@@ -124,9 +126,9 @@ func TestBatchAdaptiveRoundRobin(t *testing.T) {
 	}
 }
 
-// TestBatchAdaptiveCap: the batch cap follows the measured time per set and
+// TestBatchCap: the batch cap follows the measured time per set and
 // the latency bound.
-func TestBatchAdaptiveCap(t *testing.T) {
+func TestBatchCap(t *testing.T) {
 	var c costEstimate
 	if n := c.cap(1024, 5*time.Millisecond); n != 1024 {
 		t.Fatalf("unmeasured cap %d", n)
@@ -144,8 +146,8 @@ func TestBatchAdaptiveCap(t *testing.T) {
 }
 
 // TestPolicyWait: in fake time, a lone attestation is verified without any
-// wait under BatchAdaptive (even with an hour's latency bound), and after
-// BatchDelay under BatchFixed.
+// wait by default (even with an hour's latency bound), and after
+// Wait with a client's batching.
 func TestPolicyWait(t *testing.T) {
 	e := newEnv(t, 1, 8, 100)
 	e.setSlot(testSlot, 1000)
@@ -153,9 +155,9 @@ func TestPolicyWait(t *testing.T) {
 		cfg  Config
 		want time.Duration
 	}{
-		{Config{BatchDelay: time.Hour}, 0},
-		{Config{Policy: BatchFixed, BatchDelay: 5 * time.Millisecond}, 5 * time.Millisecond},
-		{Config{Policy: BatchFixed, BatchSize: 64, MinBatch: 1, BatchDelay: time.Hour}, 0},
+		{Config{BatchTime: time.Hour}, 0},
+		{Config{fixed: fifo(1024, 1024, 5*time.Millisecond)}, 5 * time.Millisecond},
+		{Config{fixed: fifo(64, 1, time.Hour)}, 0},
 	} {
 		synctest.Test(t, func(t *testing.T) {
 			p, err := New(c.cfg, e.node)
@@ -167,7 +169,7 @@ func TestPolicyWait(t *testing.T) {
 			start := time.Now()
 			wantResult(t, p.ValidateAttestation(context.Background(), NoPeer, att, subnet), Accept, nil)
 			if got := time.Since(start); got != c.want {
-				t.Errorf("%v %v: verdict after %v, want %v", c.cfg.Policy, c.cfg.BatchDelay, got, c.want)
+				t.Errorf("%+v %v: verdict after %v, want %v", c.cfg.fixed, c.cfg.BatchTime, got, c.want)
 			}
 		})
 	}
@@ -175,27 +177,34 @@ func TestPolicyWait(t *testing.T) {
 
 func TestConfigBatching(t *testing.T) {
 	for _, c := range []Config{
-		{Policy: 7},
-		{MinBatch: -1},
-		{BatchSize: 4, MinBatch: 5},
-		{BatchDelay: -time.Second},
+		{fixed: fifo(0, 1, 0)},
+		{fixed: fifo(4, 0, 0)},
+		{fixed: fifo(4, 5, 0)},
+		{fixed: fifo(4, 1, -time.Second)},
+		{BatchTime: -time.Second},
 	} {
-		if _, err := c.sanitize(); err == nil {
-			t.Errorf("%+v accepted", c)
+		if _, err := c.sanitize(); !errors.Is(err, ErrConfig) {
+			t.Errorf("%+v accepted: %v", c, err)
 		}
 	}
-	c, err := Config{Policy: BatchFixed, BatchSize: 250}.sanitize()
-	if err != nil || c.MinBatch != 250 || c.BatchDelay != FixedBatchDelay {
-		t.Fatalf("defaults: %v %+v", err, c)
+	c, err := Config{SignatureVerifier: clientVerifier{fifo(250, 250, 5*time.Millisecond)}}.sanitize()
+	if err != nil || c.fixed == nil || *c.fixed != *fifo(250, 250, 5*time.Millisecond) || c.isolatesPeers() {
+		t.Fatalf("a client's verifier: %v %+v", err, c)
 	}
 }
+
+// clientVerifier is a verifier that models a client's batching.
+type clientVerifier struct{ b *clientbatch.Batching }
+
+func (clientVerifier) Verify(sets []verifier.Set) []bool      { return make([]bool, len(sets)) }
+func (v clientVerifier) ClientBatching() clientbatch.Batching { return *v.b }
 
 // TestBatchSideBySide: with room for two calls of sideBySideWidth workers,
 // a backup takes sideBySideMin queued sets at once beside the calls being
 // verified, as long as the calls in flight leave room for one more; on a
-// machine without the room it waits for BatchDelay as before.
+// machine without the room it waits for BatchTime as before.
 func TestBatchSideBySide(t *testing.T) {
-	b := newTestBatcher(t, Config{VerifyWorkers: 2 * sideBySideWidth, BatchDelay: time.Hour, LatencyBudget: -1})
+	b := newTestBatcher(t, Config{VerifyWorkers: 2 * sideBySideWidth, BatchTime: time.Hour, LatencyBudget: -1})
 	b.add(testJobs(1, 10, NoPeer)...)
 	if batch, _, _, _ := b.take(primary); len(batch) != 10 {
 		t.Fatalf("primary took %d", len(batch))
@@ -218,7 +227,7 @@ func TestBatchSideBySide(t *testing.T) {
 		t.Fatalf("one call in flight: backup took %d", len(batch))
 	}
 
-	small := newTestBatcher(t, Config{VerifyWorkers: 2*sideBySideWidth - 1, BatchDelay: time.Hour, LatencyBudget: -1})
+	small := newTestBatcher(t, Config{VerifyWorkers: 2*sideBySideWidth - 1, BatchTime: time.Hour, LatencyBudget: -1})
 	small.add(testJobs(1, 1, NoPeer)...)
 	small.take(primary)
 	small.add(testJobs(2, 4*sideBySideMin, NoPeer)...)
@@ -233,7 +242,7 @@ func TestBatchSideBySide(t *testing.T) {
 // sets moving to its lane, a copy promoted back, a cancelled message's
 // sets dropped.
 func TestBatcherQueuedCount(t *testing.T) {
-	b := newTestBatcher(t, Config{BatchSize: 4, BatchDelay: time.Hour, LatencyBudget: -1})
+	b := newTestBatcher(t, Config{BatchSize: 4, BatchTime: time.Hour, LatencyBudget: -1})
 	check := func(step string) {
 		t.Helper()
 		n := 0

@@ -9,54 +9,77 @@ import (
 	"github.com/attpool/attpool/internal/curve"
 )
 
-// AttestationsForBlock returns the attestations for a block of slot: at most
-// MAX_ATTESTATIONS_ELECTRA on-chain aggregates, each one AttestationData with
-// one aggregate per committee joined as the specs' compute_on_chain_aggregate
-// does (aggregation bits concatenated in committee order, committee_bits set
-// for the committees present, signatures summed). They are the choice that
-// includes the most attesters not already on chain (see [Pool.MarkIncluded]),
-// found exactly (see pack.go; slashable double votes aside, and within a
-// bounded search): for each data and committee the best set of aggregates
-// for the number of attestations the data gets, and the best split of the
-// block's attestations between the data. They come most new attesters
-// first. Only data a block of slot may include is considered:
-// data.slot + MIN_ATTESTATION_INCLUSION_DELAY <= slot, from the current or
-// the previous epoch of slot (Deneb+). Whether data.source matches the
-// justified checkpoint of the block's state is the node's to know: use
-// [Pool.AttestationsForBlockWith] to filter on it.
-//
-// The attestations are Electra containers, for blocks before the Gloas
-// fork; a block of a slot from Node.Gloas.ForkEpoch on holds Gloas
-// containers, which encode to the same bytes but hash differently: use
-// [Pool.GloasAttestationsForBlock] for it.
-func (p *Pool) AttestationsForBlock(slot uint64) []*attestation.Attestation {
-	return p.AttestationsForBlockWith(slot, nil)
+// BlockFilter narrows the attestations [Pool.AttestationsForBlock] chooses
+// from. The zero BlockFilter considers everything the pool holds.
+type BlockFilter struct {
+	// Includable, when not nil, is asked of each AttestationData before the
+	// choice, and the data it says false of are left out: a node passes the
+	// process_attestation checks that need its state, such as data.source
+	// being the current or previous justified checkpoint. It runs with the
+	// pool's lock held and must not call the pool.
+	Includable func(*attestation.AttestationData) bool
 }
 
-// GloasAttestationsForBlock is [Pool.AttestationsForBlockWith] for a block
-// of a Gloas slot (of an epoch from Node.Gloas.ForkEpoch on): the same
-// choice, as the Gloas Attestation containers such a block holds, whose
-// hash tree roots are those of the specs' progressive containers. includable
-// may be nil. It returns nil for a slot before the fork and for a pool whose
-// Node has no Gloas part.
-func (p *Pool) GloasAttestationsForBlock(slot uint64, includable func(*attestation.AttestationData) bool) []*attestation.GloasAttestation {
-	if !p.isGloas(p.epochOf(slot)) {
-		return nil
+// BlockAttestations are the attestations chosen for one block, in the
+// containers of its slot's fork: exactly one of the fields is set (both
+// are nil when there is nothing to include).
+type BlockAttestations struct {
+	// Electra holds them for a slot before Node.Gloas.ForkEpoch.
+	Electra []*attestation.Attestation
+	// Gloas holds them for a slot from Node.Gloas.ForkEpoch on: the same
+	// bytes as the Electra containers, the progressive roots (EIP-7688).
+	Gloas []*attestation.GloasAttestation
+}
+
+// Len is the number of attestations.
+func (b BlockAttestations) Len() int { return len(b.Electra) + len(b.Gloas) }
+
+// Attestations returns them as Electra containers whatever the fork (the
+// Gloas ones converted without copying), as MarkIncluded takes them.
+func (b BlockAttestations) Attestations() []*attestation.Attestation {
+	if b.Gloas == nil {
+		return b.Electra
 	}
-	atts := p.AttestationsForBlockWith(slot, includable)
-	out := make([]*attestation.GloasAttestation, len(atts))
-	for i, a := range atts {
-		out[i] = (*attestation.GloasAttestation)(a)
+	out := make([]*attestation.Attestation, len(b.Gloas))
+	for i, a := range b.Gloas {
+		out[i] = (*attestation.Attestation)(a)
 	}
 	return out
 }
 
-// AttestationsForBlockWith is [Pool.AttestationsForBlock] over the data for
-// which includable (when not nil) says true, checked before the choice: a
-// node passes the process_attestation checks that need its state, such as
-// data.source being the current or previous justified checkpoint.
-// includable runs with the pool's lock held and must not call the pool.
-func (p *Pool) AttestationsForBlockWith(slot uint64, includable func(*attestation.AttestationData) bool) []*attestation.Attestation {
+// AttestationsForBlock returns the attestations for a block of slot: at
+// most MAX_ATTESTATIONS_ELECTRA on-chain aggregates, each one
+// AttestationData with one aggregate per committee joined as the specs'
+// compute_on_chain_aggregate does (aggregation bits concatenated in
+// committee order, committee_bits set for the committees present,
+// signatures summed), in the containers of the slot's fork. They are the
+// choice that includes the most attesters not already on chain (see
+// [Pool.MarkIncluded]), found exactly (slashable double votes aside, and
+// within a bounded search; docs/DESIGN.md): for each data and committee
+// the best set of aggregates for the number of attestations the data gets,
+// and the best split of the block's attestations between the data. They
+// come most new attesters first. Only data a block of slot may include is
+// considered (data.slot + MIN_ATTESTATION_INCLUSION_DELAY <= slot, from the
+// current or the previous epoch of slot), and of those the ones f lets
+// through.
+func (p *Pool) AttestationsForBlock(slot uint64, f BlockFilter) BlockAttestations {
+	atts := p.chooseForBlock(slot, f.Includable)
+	if len(atts) == 0 {
+		return BlockAttestations{}
+	}
+	if !p.isGloas(p.epochOf(slot)) {
+		return BlockAttestations{Electra: atts}
+	}
+	out := make([]*attestation.GloasAttestation, len(atts))
+	for i, a := range atts {
+		out[i] = (*attestation.GloasAttestation)(a)
+	}
+	return BlockAttestations{Gloas: out}
+}
+
+// chooseForBlock is the choice of AttestationsForBlock, as Electra
+// containers.
+func (p *Pool) chooseForBlock(slot uint64, includable func(*attestation.AttestationData) bool) []*attestation.Attestation {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	cands := p.packCandidates(slot, includable)

@@ -309,7 +309,7 @@ func TestPackingQuality(t *testing.T) {
 				if len(in.data) <= MaxAttestationsElectra {
 					t.Fatalf("instance %d: %d data, no more than a block carries", seed, len(in.data))
 				}
-				got := in.newAttesters(t, p.AttestationsForBlock(100))
+				got := in.newAttesters(t, p.AttestationsForBlock(100, BlockFilter{}).Attestations())
 				opt := in.optimum()
 				if got > opt {
 					t.Fatalf("instance %d: packing %d new attesters, above the optimum %d", seed, got, opt)
@@ -379,7 +379,7 @@ func BenchmarkAttestationsForBlock(b *testing.B) {
 			var atts []*attestation.Attestation
 			cpu0 := testenv.CPUTime()
 			for b.Loop() {
-				if atts = p.AttestationsForBlock(blockSlot); len(atts) != MaxAttestationsElectra {
+				if atts = p.AttestationsForBlock(blockSlot, BlockFilter{}).Attestations(); len(atts) != MaxAttestationsElectra {
 					b.Fatalf("%d attestations", len(atts))
 				}
 			}

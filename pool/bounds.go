@@ -23,7 +23,7 @@ const (
 	boundLane                        // an isolated peer's lane, or all of them (laneBound)
 	boundStore                       // MaxData, MaxAggregates: a message not stored (ErrPoolFull)
 	boundEvicted                     // MaxData, MaxAggregates: data evicted for a message (storebound.go)
-	boundSeenAggregates              // MaxSeenAggregates: an aggregate kept but not remembered
+	boundSeenAggregates              // the seen-aggregates cache (2 x TargetAggregatorsPerCommittee x MaxData): an aggregate kept but not remembered
 	boundValidators                  // MaxValidators
 	numBounds
 )

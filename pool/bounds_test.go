@@ -21,7 +21,7 @@ func TestBoundsLoggedOncePerSlot(t *testing.T) {
 	logger, hook := logtest.NewNullLogger()
 	logger.SetLevel(logrus.WarnLevel)
 	reg := prometheus.NewRegistry()
-	p := e.pool(Config{MaxPending: 3, Policy: BatchFixed, BatchDelay: time.Hour, Logger: logger, Registerer: reg})
+	p := e.pool(Config{fixed: fifo(1024, 1024, time.Hour), MaxPending: 3, Logger: logger, Registerer: reg})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	d := e.data(testSlot)
@@ -29,7 +29,7 @@ func TestBoundsLoggedOncePerSlot(t *testing.T) {
 	for pos := range uint64(103) {
 		att, subnet := e.single(d, 0, pos)
 		select {
-		case r := <-p.ValidateAttestationAsync(ctx, NoPeer, att, subnet):
+		case r := <-p.validateAttestationAsync(ctx, NoPeer, att, subnet):
 			wantResult(t, r, Ignore, ErrQueueFull)
 			refused++
 		default:

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// The latency budget of BatchAdaptive (Config.LatencyBudget). When a verify
+// The latency budget (Config.LatencyBudget). When a verify
 // worker is free and sets are queued, it either starts a call at once or
 // waits for companions, at most until the oldest queued set has waited the
 // budget, whichever costs less CPU per set by the pool's own figures: the

@@ -93,7 +93,7 @@ func budgetRun(t *testing.T, cfg Config, at []time.Duration) (calls [][]int, wai
 			att.AttesterIndex = e.comm.validator(testSlot, 0, uint64(i))
 			index[e.keys.PublicKey(att.AttesterIndex)] = i
 			submitted[i] = time.Now()
-			results = append(results, p.ValidateAttestationAsync(context.Background(), NoPeer, &att, subnet))
+			results = append(results, p.validateAttestationAsync(context.Background(), NoPeer, &att, subnet))
 		}
 		for _, r := range results {
 			wantResult(t, <-r, Accept, nil)

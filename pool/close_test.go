@@ -51,7 +51,7 @@ func TestCloseAnswersPeerFoundOut(t *testing.T) {
 		e := newEnv(t, 2, 16, 100)
 		e.setSlot(testSlot, 1000)
 		gv := newPeerRecorder(t)
-		p, err := New(Config{SignatureVerifier: gv, VerifyWorkers: 1, BatchDelay: time.Millisecond, PruneInterval: time.Hour}, e.node)
+		p, err := New(Config{SignatureVerifier: gv, VerifyWorkers: 1, BatchTime: time.Millisecond, PruneInterval: time.Hour}, e.node)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,7 +60,7 @@ func TestCloseAnswersPeerFoundOut(t *testing.T) {
 		release := holdNext(t, gv)
 		bad := *msgs[0].att
 		bad.Signature = e.sign(bad.AttesterIndex, [32]byte{0xbe, 0xef})
-		chans := map[string]<-chan Result{"invalid": p.ValidateAttestationAsync(ctx, "x", &bad, msgs[0].subnet)}
+		chans := map[string]<-chan Result{"invalid": p.validateAttestationAsync(ctx, "x", &bad, msgs[0].subnet)}
 		<-gv.in // the primary verifies the invalid signature, held
 		for i, m := range msgs[1:10] {
 			from := Peer("x")
@@ -89,7 +89,7 @@ func TestCloseAnswersPromotedCopy(t *testing.T) {
 		e.setSlot(testSlot, 1000)
 		fn := &faultNode{inner: e.node}
 		gv := newPeerRecorder(t)
-		p, err := New(Config{SignatureVerifier: gv, VerifyWorkers: 1, BatchDelay: time.Millisecond, PruneInterval: time.Hour}, fn.node())
+		p, err := New(Config{SignatureVerifier: gv, VerifyWorkers: 1, BatchTime: time.Millisecond, PruneInterval: time.Hour}, fn.node())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,7 +129,7 @@ func TestCloseRacesIsolation(t *testing.T) {
 		rounds = 6
 	}
 	for round := range rounds {
-		p := faultPool(t, Config{BatchSize: 8, BatchDelay: time.Millisecond, MaxPending: 256}, e.node)
+		p := faultPool(t, Config{BatchSize: 8, BatchTime: time.Millisecond, MaxPending: 256}, e.node)
 		type sub struct {
 			m faultMsg
 			c <-chan Result
@@ -147,9 +147,9 @@ func TestCloseRacesIsolation(t *testing.T) {
 					}
 					var c <-chan Result
 					if m.sap != nil {
-						c = p.ValidateAggregateAsync(context.Background(), from, m.sap)
+						c = p.validateAggregateAsync(context.Background(), from, m.sap)
 					} else {
-						c = p.ValidateAttestationAsync(context.Background(), from, m.att, m.subnet)
+						c = p.validateAttestationAsync(context.Background(), from, m.att, m.subnet)
 					}
 					mu.Lock()
 					subs = append(subs, sub{m, c})

@@ -160,7 +160,7 @@ func (p *Pool) commit(groups []*group, pre []Result) []outcome {
 		p.answerGroupLocked(c, g, pre[i])
 	}
 	p.storeSinglesLocked(c)
-	mergeAll(c.payloads.tasks, p.cfg.MergeWorkers)
+	mergeAll(c.payloads.tasks, p.cfg.VerifyWorkers)
 	return c.outs
 }
 

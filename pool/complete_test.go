@@ -25,25 +25,30 @@ func newTestVerifier(t testing.TB) *verifier.Verifier {
 	return v
 }
 
-// slowSearch is a streaming SignatureVerifier that behaves as a verifier
-// whose search of a failing call is long: it reports the valid sets of a
-// call at once, then, if the call has invalid sets, waits for release
-// before reporting them.
+// slowSearch is a StreamVerifier that behaves as a verifier whose search
+// of a failing call is long: it reports the valid sets of a call at once,
+// then, if the call has invalid sets, waits for release before reporting
+// them. With quiet set it never says that a search begins, as a verifier
+// that breaks that part of the contract: the pool must not depend on it.
 type slowSearch struct {
 	v        *verifier.Verifier
 	searched chan struct{} // signalled when a call with invalid sets waits
 	release  chan struct{}
+	quiet    bool
+}
+
+func newSlowSearch(t testing.TB) *slowSearch {
+	return &slowSearch{v: newTestVerifier(t), searched: make(chan struct{}, 4), release: make(chan struct{})}
 }
 
 func (s *slowSearch) Verify(sets []verifier.Set) []bool { return s.v.Verify(sets) }
+func (s *slowSearch) Stats() verifier.Stats             { return s.v.Stats() }
 
-func (s *slowSearch) VerifyStream(sets []verifier.Set, report func(int, bool)) {
-	s.stream(sets, report, nil)
+func (s *slowSearch) VerifySuspect(sets []verifier.Set, report func(int, bool)) {
+	s.VerifyStreamSearch(sets, report, nil)
 }
 
-// stream is VerifyStream, telling searching (when not nil) that the search
-// begins.
-func (s *slowSearch) stream(sets []verifier.Set, report func(int, bool), searching func()) {
+func (s *slowSearch) VerifyStreamSearch(sets []verifier.Set, report func(int, bool), searching func()) {
 	ok := s.v.Verify(sets)
 	failing := false
 	for i, valid := range ok {
@@ -56,7 +61,7 @@ func (s *slowSearch) stream(sets []verifier.Set, report func(int, bool), searchi
 	if !failing {
 		return
 	}
-	if searching != nil {
+	if searching != nil && !s.quiet {
 		searching()
 	}
 	s.searched <- struct{}{}
@@ -68,14 +73,6 @@ func (s *slowSearch) stream(sets []verifier.Set, report func(int, bool), searchi
 	}
 }
 
-// searchSignal is slowSearch that also says when a failing call's search
-// begins (VerifyStreamSearch), as *verifier.Verifier does.
-type searchSignal struct{ *slowSearch }
-
-func (s *searchSignal) VerifyStreamSearch(sets []verifier.Set, report func(int, bool), searching func()) {
-	s.stream(sets, report, searching)
-}
-
 // TestStreamedVerdicts: a failing batch's valid set is answered while the
 // verifier still searches for the invalid one, and other batches are
 // verified and answered meanwhile; the invalid set is answered after.
@@ -83,16 +80,16 @@ func TestStreamedVerdicts(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, 1, 16, 100)
 		e.setSlot(testSlot, 1000)
-		s := &slowSearch{v: newTestVerifier(t), searched: make(chan struct{}, 4), release: make(chan struct{})}
-		// One batch of two (MinBatch 2), then batches of whatever is queued.
-		p := e.pool(Config{Policy: BatchFixed, BatchSize: 2, MinBatch: 2, BatchDelay: time.Hour, VerifyWorkers: 2, SignatureVerifier: s})
+		s := newSlowSearch(t)
+		// One batch of two (Min 2), then batches of whatever is queued.
+		p := e.pool(Config{fixed: fifo(2, 2, time.Hour), VerifyWorkers: 2, SignatureVerifier: s})
 		ctx := context.Background()
 		d := e.data(testSlot)
 		good, subnet := e.single(d, 0, 0)
 		bad, _ := e.single(d, 0, 1)
 		bad.Signature = e.sign(bad.AttesterIndex, [32]byte{7})
-		badc := p.ValidateAttestationAsync(ctx, NoPeer, bad, subnet)
-		goodc := p.ValidateAttestationAsync(ctx, NoPeer, good, subnet)
+		badc := p.validateAttestationAsync(ctx, NoPeer, bad, subnet)
+		goodc := p.validateAttestationAsync(ctx, NoPeer, good, subnet)
 		<-s.searched
 		wantResult(t, <-goodc, Accept, nil) // while the search goes on
 		select {
@@ -104,7 +101,7 @@ func TestStreamedVerdicts(t *testing.T) {
 		var later []<-chan Result
 		for pos := uint64(2); pos < 4; pos++ {
 			att, subnet := e.single(d, 0, pos)
-			later = append(later, p.ValidateAttestationAsync(ctx, NoPeer, att, subnet))
+			later = append(later, p.validateAttestationAsync(ctx, NoPeer, att, subnet))
 		}
 		for _, c := range later {
 			wantResult(t, <-c, Accept, nil)
@@ -132,11 +129,11 @@ func TestAggregateAcrossBatches(t *testing.T) {
 	wantResult(t, p.ValidateAggregate(ctx, NoPeer, bad), Reject, ErrInvalidSelectionProof)
 }
 
-// TestBackupTakesOver: under BatchAdaptive the second verify goroutine, a
+// TestBackupTakesOver: by default the second verify goroutine, a
 // backup, takes the sets queued behind the primary's long search: at once
 // with a verifier that says when a failing call's search begins, and once
-// a set has waited BatchDelay with one that does not (fake time: exactly
-// 0, or BatchDelay for each of two sets submitted one after the other).
+// a set has waited BatchTime with one that does not (fake time: exactly
+// 0, or BatchTime for each of two sets submitted one after the other).
 // Once the search is over, no search is counted.
 func TestBackupTakesOver(t *testing.T) {
 	for _, tc := range []struct {
@@ -149,16 +146,13 @@ func TestBackupTakesOver(t *testing.T) {
 				e := newEnv(t, 1, 16, 100)
 				e.setSlot(testSlot, 1000)
 				d := e.data(testSlot)
-				s := &slowSearch{v: newTestVerifier(t), searched: make(chan struct{}, 4), release: make(chan struct{})}
-				var sv SignatureVerifier = s
-				if tc.signal {
-					sv = &searchSignal{s}
-				}
-				p := e.pool(Config{VerifyWorkers: 2, BatchDelay: 10 * time.Millisecond, SignatureVerifier: sv})
+				s := newSlowSearch(t)
+				s.quiet = !tc.signal
+				p := e.pool(Config{VerifyWorkers: 2, BatchTime: 10 * time.Millisecond, SignatureVerifier: s})
 				ctx := context.Background()
 				bad, subnet := e.single(d, 0, 1)
 				bad.Signature = e.sign(bad.AttesterIndex, [32]byte{7})
-				badc := p.ValidateAttestationAsync(ctx, NoPeer, bad, subnet)
+				badc := p.validateAttestationAsync(ctx, NoPeer, bad, subnet)
 				<-s.searched
 				start := time.Now()
 				for pos := uint64(2); pos < 4; pos++ {
@@ -182,9 +176,9 @@ func TestBackupTakesOver(t *testing.T) {
 	}
 }
 
-// gated is searchSignal whose first call waits for gate to close.
+// gated is slowSearch whose first call waits for gate to close.
 type gated struct {
-	*searchSignal
+	*slowSearch
 	gate   chan struct{}
 	passed atomic.Bool
 }
@@ -193,7 +187,7 @@ func (g *gated) VerifyStreamSearch(sets []verifier.Set, report func(int, bool), 
 	if !g.passed.Swap(true) {
 		<-g.gate
 	}
-	g.searchSignal.VerifyStreamSearch(sets, report, searching)
+	g.slowSearch.VerifyStreamSearch(sets, report, searching)
 }
 
 // TestSearchSuspects: while a batch is searched, the peers that forwarded
@@ -204,21 +198,21 @@ func TestSearchSuspects(t *testing.T) {
 		e := newEnv(t, 1, 16, 100)
 		e.setSlot(testSlot, 1000)
 		d := e.data(testSlot)
-		s := &slowSearch{v: newTestVerifier(t), searched: make(chan struct{}, 4), release: make(chan struct{})}
+		s := newSlowSearch(t)
 		// The first call, of a valid set, waits at gate: the three queued
 		// meanwhile make the primary's next batch (no backup: one worker).
-		g := &gated{searchSignal: &searchSignal{s}, gate: make(chan struct{})}
+		g := &gated{slowSearch: s, gate: make(chan struct{})}
 		p := e.pool(Config{VerifyWorkers: 1, SignatureVerifier: g})
 		ctx := context.Background()
 		warm, subnet := e.single(d, 0, 0)
-		warmc := p.ValidateAttestationAsync(ctx, NoPeer, warm, subnet)
+		warmc := p.validateAttestationAsync(ctx, NoPeer, warm, subnet)
 		synctest.Wait()
 		bad, subnet := e.single(d, 0, 1)
 		bad.Signature = e.sign(bad.AttesterIndex, [32]byte{7})
-		cs := []<-chan Result{p.ValidateAttestationAsync(ctx, "attacker", bad, subnet)}
+		cs := []<-chan Result{p.validateAttestationAsync(ctx, "attacker", bad, subnet)}
 		for pos, from := range []Peer{"honest", NoPeer} {
 			att, subnet := e.single(d, 0, uint64(pos+2))
-			cs = append(cs, p.ValidateAttestationAsync(ctx, from, att, subnet))
+			cs = append(cs, p.validateAttestationAsync(ctx, from, att, subnet))
 		}
 		synctest.Wait()
 		close(g.gate)
@@ -265,11 +259,11 @@ func TestUndecodableSignatureInBatch(t *testing.T) {
 		var goods []<-chan Result
 		for pos := uint64(0); pos < 3; pos++ {
 			att, subnet := e.single(d, 0, pos)
-			goods = append(goods, p.ValidateAttestationAsync(ctx, NoPeer, att, subnet))
+			goods = append(goods, p.validateAttestationAsync(ctx, NoPeer, att, subnet))
 		}
 		bad, subnet := e.single(d, 0, 3)
 		bad.Signature = [96]byte{1}
-		badc := p.ValidateAttestationAsync(ctx, "peer", bad, subnet)
+		badc := p.validateAttestationAsync(ctx, "peer", bad, subnet)
 		wantResult(t, <-badc, Reject, ErrInvalidSignature)
 		for _, c := range goods {
 			wantResult(t, <-c, Accept, nil)

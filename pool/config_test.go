@@ -34,7 +34,7 @@ func TestZeroConfigTakesDefaults(t *testing.T) {
 		}
 	}
 	procs := runtime.GOMAXPROCS(0)
-	if got.MinBatch != got.BatchSize || got.VerifyWorkers != procs || got.MergeWorkers != procs ||
+	if got.VerifyWorkers != procs ||
 		got.PeerHalfLife != got.SlotDuration || got.MaxPendingPerPeer != got.MaxPending/4 || got.Logger == nil {
 		t.Errorf("derived defaults: %+v", got)
 	}
@@ -44,10 +44,10 @@ func TestZeroConfigTakesDefaults(t *testing.T) {
 // by its default.
 func TestConfigKeepsSetFields(t *testing.T) {
 	c := Config{
-		SlotsPerEpoch: 8, SlotDuration: 6 * time.Second, Policy: BatchFixed,
-		BatchSize: 100, BatchDelay: 7 * time.Millisecond, LatencyBudget: 3 * time.Millisecond, MinBatch: 10, VerifyWorkers: 3,
-		MaxPeers: 5, PeerHalfLife: time.Second, MergeWorkers: 2, MaxPending: 99, MaxPendingPerPeer: 33,
-		MaxAggregates: 98, MaxData: 97, MaxSeenAggregates: 96, MaxRootCache: 95,
+		SlotsPerEpoch: 8, SlotDuration: 6 * time.Second,
+		BatchSize: 100, BatchTime: 7 * time.Millisecond, LatencyBudget: 3 * time.Millisecond, VerifyWorkers: 3,
+		MaxPeers: 5, PeerHalfLife: time.Second, MaxPending: 99, MaxPendingPerPeer: 33,
+		MaxAggregates: 98, MaxData: 97, seenAggregates: 96, rootCache: 95,
 		MaxValidators: 94, PruneInterval: time.Second,
 	}
 	got, err := c.sanitize()

@@ -51,7 +51,7 @@ func ExamplePool_AttestationsForBlock() {
 	net := pooltest.NewNetwork(4096, 40) // 1 committee of 128 per slot
 	msgs := net.SlotMessages(40, 0, 1)
 
-	p, err := pool.New(pool.Config{BatchDelay: time.Millisecond}, net.Node())
+	p, err := pool.New(pool.Config{BatchTime: time.Millisecond}, net.Node())
 	if err != nil {
 		panic(err)
 	}
@@ -65,7 +65,7 @@ func ExamplePool_AttestationsForBlock() {
 		}
 	}
 	net.SetSlot(41, 0)
-	atts := p.AttestationsForBlock(41)
+	atts := p.AttestationsForBlock(41, pool.BlockFilter{}).Electra
 	fmt.Println(accepted, len(atts), atts[0].AggregationBits.Count(), atts[0].CommitteeBits.Count())
 	// Output:
 	// 8 1 8 1

@@ -137,9 +137,9 @@ type faultMsg struct {
 
 func (m faultMsg) submit(ctx context.Context, p *Pool) <-chan Result {
 	if m.sap != nil {
-		return p.ValidateAggregateAsync(ctx, NoPeer, m.sap)
+		return p.validateAggregateAsync(ctx, NoPeer, m.sap)
 	}
-	return p.ValidateAttestationAsync(ctx, NoPeer, m.att, m.subnet)
+	return p.validateAttestationAsync(ctx, NoPeer, m.att, m.subnet)
 }
 
 // faultEnv returns an env of 2 committees of 16 with the clock in slot
@@ -187,8 +187,8 @@ func faultMsgs(e *env) []faultMsg {
 // when the test ends.
 func faultPool(t *testing.T, cfg Config, node Node) *Pool {
 	t.Helper()
-	if cfg.BatchDelay == 0 {
-		cfg.BatchDelay = time.Millisecond
+	if cfg.BatchTime == 0 {
+		cfg.BatchTime = time.Millisecond
 	}
 	if cfg.PruneInterval == 0 {
 		cfg.PruneInterval = time.Hour
@@ -332,7 +332,7 @@ func TestFaultNodeBlocks(t *testing.T) {
 		fn := &faultNode{inner: e.node}
 		release := fn.checkpoint.hold()
 		defer release()
-		p, err := New(Config{BatchSize: 4, BatchDelay: time.Millisecond, MaxPending: 40, VerifyWorkers: 2, PruneInterval: time.Hour}, fn.node())
+		p, err := New(Config{BatchSize: 4, BatchTime: time.Millisecond, MaxPending: 40, VerifyWorkers: 2, PruneInterval: time.Hour}, fn.node())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -452,7 +452,7 @@ func TestFaultBlockingIntake(t *testing.T) {
 		var ch <-chan Result
 		done := make(chan struct{})
 		go func() {
-			ch = p.ValidateAttestationAsync(ctx, NoPeer, att, subnet)
+			ch = p.validateAttestationAsync(ctx, NoPeer, att, subnet)
 			held = time.Since(start)
 			res = <-ch
 			close(done)
@@ -499,7 +499,7 @@ func TestFaultCancelMidBatch(t *testing.T) {
 		rounds = 2
 	}
 	for round := range rounds {
-		p := faultPool(t, Config{BatchSize: 8, BatchDelay: 3 * time.Millisecond}, e.node)
+		p := faultPool(t, Config{BatchSize: 8, BatchTime: 3 * time.Millisecond}, e.node)
 		type sub struct {
 			msg   int
 			copy  bool
@@ -589,7 +589,7 @@ func TestFaultCloseDuringFlood(t *testing.T) {
 		per = 60
 	}
 	for round, closeAfter := range []time.Duration{0, 2 * time.Millisecond, 10 * time.Millisecond, 40 * time.Millisecond} {
-		p := faultPool(t, Config{BatchSize: 16, BatchDelay: 2 * time.Millisecond, MaxPending: 64}, e.node)
+		p := faultPool(t, Config{BatchSize: 16, BatchTime: 2 * time.Millisecond, MaxPending: 64}, e.node)
 		const goroutines = 8
 		type sub struct {
 			msg int

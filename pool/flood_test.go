@@ -62,9 +62,9 @@ type floodMsg struct {
 
 func (m *floodMsg) submit(ctx context.Context, p *Pool) <-chan Result {
 	if m.sap != nil {
-		return p.ValidateAggregateAsync(ctx, NoPeer, m.sap)
+		return p.validateAggregateAsync(ctx, NoPeer, m.sap)
 	}
-	return p.ValidateAttestationAsync(ctx, NoPeer, m.att, m.subnet)
+	return p.validateAttestationAsync(ctx, NoPeer, m.att, m.subnet)
 }
 
 // floodFixture is the signed material of every flood, built once.
@@ -272,7 +272,7 @@ type floodKind struct {
 func floodConfig() Config {
 	return Config{
 		MaxPending: 1 << 14, MaxAggregates: 64, MaxData: 16,
-		MaxSeenAggregates: 64, MaxRootCache: 256, PruneInterval: time.Hour,
+		seenAggregates: 64, rootCache: 256, PruneInterval: time.Hour,
 	}
 }
 
@@ -551,8 +551,8 @@ func floodCheck(tb testing.TB, k floodKind, run floodRun) (honest, honestAccepte
 		tb.Errorf("pending reached %d, MaxPending %d", run.maxPending, cfg.MaxPending)
 	case s.Aggregates > cfg.MaxAggregates, s.Data > cfg.MaxData:
 		tb.Errorf("pool sizes %+v over bounds (aggregates %d, data %d)", s, cfg.MaxAggregates, cfg.MaxData)
-	case run.roots > cfg.MaxRootCache, run.seenAggs > cfg.MaxSeenAggregates:
-		tb.Errorf("root cache %d (max %d), seen aggregates %d (max %d)", run.roots, cfg.MaxRootCache, run.seenAggs, cfg.MaxSeenAggregates)
+	case run.roots > cfg.rootCache, run.seenAggs > cfg.seenAggregates:
+		tb.Errorf("root cache %d (max %d), seen aggregates %d (max %d)", run.roots, cfg.rootCache, run.seenAggs, cfg.seenAggregates)
 	}
 	if timingTests() && run.heap > floodHeapBound {
 		tb.Errorf("pool holds %d bytes of heap after the flood, over %d", run.heap, floodHeapBound)

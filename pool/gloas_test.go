@@ -81,12 +81,12 @@ func TestGloasTwoRootsPerHead(t *testing.T) {
 		var chans []<-chan Result
 		for pos := range uint64(16) {
 			att, subnet := e.single(e.payloadData(testSlot, pos%2), 0, pos)
-			chans = append(chans, p.ValidateAttestationAsync(context.Background(), NoPeer, att, subnet))
+			chans = append(chans, p.validateAttestationAsync(context.Background(), NoPeer, att, subnet))
 		}
 		for _, c := range chans {
 			wantResult(t, <-c, Accept, nil)
 		}
-		packed := p.AttestationsForBlock(testSlot + 1)
+		packed := p.AttestationsForBlock(testSlot+1, BlockFilter{}).Attestations()
 		if len(packed) != 2 {
 			t.Fatalf("%d attestations packed, want 2 (index 0 and 1)", len(packed))
 		}
@@ -176,7 +176,7 @@ func TestGloasAggregatorSigningRoot(t *testing.T) {
 
 // TestGloasAttestationsForBlock: a block of a Gloas slot gets the packed
 // attestations as Gloas containers, the same bytes as the Electra ones but
-// the progressive roots; before the fork there are none.
+// the progressive roots; before the fork, Electra ones.
 func TestGloasAttestationsForBlock(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, 2, 16, 100)
@@ -186,11 +186,12 @@ func TestGloasAttestationsForBlock(t *testing.T) {
 		for _, ci := range []uint64{0, 1} {
 			wantResult(t, p.ValidateAggregate(context.Background(), NoPeer, e.aggregate(e.data(testSlot), ci, []uint64{ci, 2, 9})), Accept, nil)
 		}
-		electra := p.AttestationsForBlock(testSlot + 1)
-		gloas := p.GloasAttestationsForBlock(testSlot+1, nil)
-		if len(electra) != 1 || len(gloas) != 1 {
-			t.Fatalf("%d Electra and %d Gloas attestations, want 1 each", len(electra), len(gloas))
+		got := p.AttestationsForBlock(testSlot+1, BlockFilter{})
+		gloas := got.Gloas
+		if got.Electra != nil || len(gloas) != 1 {
+			t.Fatalf("%d Electra and %d Gloas attestations, want 0 and 1", len(got.Electra), len(gloas))
 		}
+		electra := got.Attestations()
 		ge, err := electra[0].MarshalSSZ()
 		if err != nil {
 			t.Fatal(err)
@@ -204,12 +205,12 @@ func TestGloasAttestationsForBlock(t *testing.T) {
 		if !bytes.Equal(ge, gg) || re == rg || gloas[0].CommitteeBits.Count() != 2 || !e.verifyOnChain((*attestation.Attestation)(gloas[0])) {
 			t.Fatalf("Gloas attestation: same bytes %v, roots %x %x, %d committees", bytes.Equal(ge, gg), re, rg, gloas[0].CommitteeBits.Count())
 		}
-		if got := p.GloasAttestationsForBlock(testSlot, func(*attestation.AttestationData) bool { return false }); len(got) != 0 {
-			t.Fatalf("%d attestations for nothing includable", len(got))
+		if got := p.AttestationsForBlock(testSlot+1, BlockFilter{Includable: func(*attestation.AttestationData) bool { return false }}); got.Len() != 0 {
+			t.Fatalf("%d attestations for nothing includable", got.Len())
 		}
 		e.node.Gloas.ForkEpoch = 2
-		if got := p.GloasAttestationsForBlock(testSlot+1, nil); got != nil {
-			t.Fatalf("%d Gloas attestations before the fork", len(got))
+		if got := p.AttestationsForBlock(testSlot+1, BlockFilter{}); got.Gloas != nil || len(got.Electra) != 1 {
+			t.Fatalf("before the fork: %d Gloas, %d Electra attestations, want 0 and 1", len(got.Gloas), len(got.Electra))
 		}
 	})
 }

@@ -287,7 +287,7 @@ func (e *gsEnv) run(msgs []gsMsg) {
 	}
 	p, err := New(Config{
 		SlotsPerEpoch: gsSlotsPerEpoch, SlotDuration: gsSlotMs * time.Millisecond,
-		BatchDelay: time.Millisecond, PruneInterval: time.Hour,
+		BatchTime: time.Millisecond, PruneInterval: time.Hour,
 	}, node)
 	if err != nil {
 		e.t.Fatal(err)

@@ -1,6 +1,7 @@
 package pool
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"os"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/internal/clientbatch"
 	"github.com/attpool/attpool/internal/signtest"
 	"github.com/attpool/attpool/pool/internal/memnode"
 	"github.com/attpool/attpool/ssz"
@@ -219,8 +221,8 @@ func perSignature(testing.TB) SignatureVerifier { return baseline.EachAlone{} }
 
 func (e *env) pool(cfg Config) *Pool {
 	e.t.Helper()
-	if cfg.BatchDelay == 0 {
-		cfg.BatchDelay = time.Millisecond
+	if cfg.BatchTime == 0 {
+		cfg.BatchTime = time.Millisecond
 	}
 	if cfg.PruneInterval == 0 {
 		cfg.PruneInterval = time.Hour // tests prune by hand
@@ -388,4 +390,28 @@ func wantResult(t testing.TB, got Result, verdict Verdict, sentinel error) {
 	if got.Verdict != verdict || (sentinel != nil && !errors.Is(got, sentinel)) || (sentinel == nil && got.Err != nil) {
 		t.Fatalf("got %v, want %v %v", got, verdict, sentinel)
 	}
+}
+
+// fifo is a client's queue (clientbatch.Batching) for Config.fixed: at most
+// size sets a batch, one at min queued sets or once the oldest waited wait.
+func fifo(size, min int, wait time.Duration) *clientbatch.Batching {
+	return &clientbatch.Batching{Size: size, Min: min, Wait: wait}
+}
+
+// validateAttestationAsync is ValidateAttestation without the wait, for the
+// tests that submit messages in a known order from one goroutine: the
+// verdict is sent once on the returned channel (buffered).
+func (p *Pool) validateAttestationAsync(ctx context.Context, from Peer, att *attestation.SingleAttestation, subnet uint64) <-chan Result {
+	return p.run(ctx, p.attestations, func(r *request) (Result, bool) { return p.submitAttestation(r, from, att, subnet) })
+}
+
+// validateAggregateAsync is ValidateAggregate without the wait.
+func (p *Pool) validateAggregateAsync(ctx context.Context, from Peer, sap *attestation.SignedAggregateAndProof) <-chan Result {
+	return p.run(ctx, p.aggregates, func(r *request) (Result, bool) { return p.submitAggregate(r, from, sap) })
+}
+
+// validatePayloadAttestationAsync is ValidatePayloadAttestation without the
+// wait.
+func (p *Pool) validatePayloadAttestationAsync(ctx context.Context, from Peer, msg *attestation.PayloadAttestationMessage) <-chan Result {
+	return p.run(ctx, p.payloadAttestations, func(r *request) (Result, bool) { return p.submitPayloadAttestation(r, from, msg) })
 }

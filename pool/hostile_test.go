@@ -86,7 +86,7 @@ func testIsolatedPeersKeepHonestPlaces(t *testing.T, isolateFirst bool) {
 	v := &costVerifier{bad: e.sign(0, [32]byte{0xba, 0xd}), perSet: 20 * time.Microsecond, perBad: time.Millisecond}
 	def := DefaultConfig()
 	peers := def.MaxPeers / hostileScale
-	p := e.pool(Config{SignatureVerifier: v, MaxPending: def.MaxPending / hostileScale, MaxPeers: peers, BatchDelay: def.BatchDelay})
+	p := e.pool(Config{SignatureVerifier: v, MaxPending: def.MaxPending / hostileScale, MaxPeers: peers, BatchTime: def.BatchTime})
 	next := uint64(0)
 	msg := func(sig *[96]byte) attMsg {
 		ci, pos := next/size, next%size
@@ -250,7 +250,7 @@ func TestCraftedAggregatesCostNoKeySum(t *testing.T) {
 			},
 			Signature: point,
 		}
-		chans = append(chans, p.ValidateAggregateAsync(ctx, "crafter", sap))
+		chans = append(chans, p.validateAggregateAsync(ctx, "crafter", sap))
 	}
 	for i, c := range chans {
 		if r := <-c; r.Verdict == Accept || (r.Verdict == Ignore && !errors.Is(r, ErrQueueFull)) {

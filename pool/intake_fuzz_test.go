@@ -275,8 +275,8 @@ func fzRun(t *testing.T, fx *fzFixture, data []byte) {
 	node := fx.e.node
 	node.Clock = clock
 	p, err := New(Config{
-		BatchSize: 4, BatchDelay: time.Millisecond, VerifyWorkers: 2, MergeWorkers: 2,
-		MaxPending: 24, MaxAggregates: 8, MaxData: 3, MaxSeenAggregates: 4, MaxRootCache: 4,
+		BatchSize: 4, BatchTime: time.Millisecond, VerifyWorkers: 2,
+		MaxPending: 24, MaxAggregates: 8, MaxData: 3, seenAggregates: 4, rootCache: 4,
 		PruneInterval: time.Millisecond,
 	}, node)
 	if err != nil {
@@ -292,9 +292,9 @@ func fzRun(t *testing.T, fx *fzFixture, data []byte) {
 		last = s
 		do := func() {
 			if s.aggregate {
-				s.ch = p.ValidateAggregateAsync(ctx, NoPeer, s.sap)
+				s.ch = p.validateAggregateAsync(ctx, NoPeer, s.sap)
 			} else {
-				s.ch = p.ValidateAttestationAsync(ctx, NoPeer, s.att, s.subnet)
+				s.ch = p.validateAttestationAsync(ctx, NoPeer, s.att, s.subnet)
 			}
 			s.res = fzWait(t, s.ch, s.desc)
 			if cancel != nil {
@@ -354,7 +354,7 @@ func fzRun(t *testing.T, fx *fzFixture, data []byte) {
 		case 11:
 			p.prune()
 		case 12:
-			_ = p.AttestationsForBlock(testSlot + uint64(arg%8))
+			_ = p.AttestationsForBlock(testSlot+uint64(arg%8), BlockFilter{}).Attestations()
 		case 13:
 			_ = p.Stats()
 		case 14: // wait for what is in flight

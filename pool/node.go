@@ -167,9 +167,28 @@ const NoPeer Peer = ""
 
 // SignatureVerifier is what the pool needs of a signature verifier:
 // Verify(sets)[i] is the verdict sets[i] would get checked alone (the
-// contract of verifier.Verifier.Verify). *verifier.Verifier implements it,
-// so a node can share one verifier across pools and topics, or supply its
-// own through Config.SignatureVerifier.
+// contract of verifier.Verifier.Verify). A node can share one
+// *verifier.Verifier across pools and topics through
+// Config.SignatureVerifier. A verifier that also implements
+// StreamVerifier is driven through it.
 type SignatureVerifier interface {
 	Verify(sets []verifier.Set) []bool
+}
+
+// StreamVerifier is a SignatureVerifier that answers each set as soon as it
+// is decided, so that a failing call holds up only its invalid sets.
+// *verifier.Verifier implements it. Each method keeps the contract of
+// Verify: report(i, valid) is called once for each set, with the verdict
+// sets[i] would get checked alone, before the method returns.
+type StreamVerifier interface {
+	SignatureVerifier
+	// VerifyStreamSearch verifies sets, calling searching (when not nil)
+	// once if the call's check fails, before its search for the invalid
+	// sets begins: the pool then takes other batches beside it.
+	VerifyStreamSearch(sets []verifier.Set, report func(i int, valid bool), searching func())
+	// VerifySuspect verifies sets that are likely invalid (an isolated
+	// peer's) without letting them steer the search of other calls.
+	VerifySuspect(sets []verifier.Set, report func(i int, valid bool))
+	// Stats returns the verifier's counters, exported as the pool's metrics.
+	Stats() verifier.Stats
 }

@@ -115,69 +115,46 @@ func (s *payloadStore) forBlock(slot uint64, parentRoot [32]byte, ptc []uint64, 
 }
 
 // PayloadAttestationsForBlock returns the payload attestations for a block
-// of slot whose parent is the block parentRoot, as the mainnet preset's
-// containers (over a PTC of PTC_SIZE 512 members; see
-// [Pool.MinimalPayloadAttestationsForBlock] for the minimal preset's): at
-// most MAX_PAYLOAD_ATTESTATIONS, one per PayloadAttestationData the pool
-// holds votes on with data.slot + 1 == slot and data.beacon_block_root ==
+// of slot whose parent is the block parentRoot: at most
+// MAX_PAYLOAD_ATTESTATIONS, one per PayloadAttestationData the pool holds
+// votes on with data.slot + 1 == slot and data.beacon_block_root ==
 // parentRoot (the checks of process_payload_attestation), best first (the
 // most PTC positions covered; equal ones by data root). Each aggregates
 // every vote the pool accepted on its data: aggregation_bits are set at the
 // positions, in the PTC of data.slot that Node.Gloas.PTC gave, of the
-// validators that voted, all the positions of a validator the PTC names
-// more than once, and the signature is the sum of their signatures, a
-// validator's counted once per position, so that the indexed attestation
-// (get_indexed_payload_attestation) is valid
-// (is_valid_indexed_payload_attestation). The PTC is the one
-// Node.Gloas.PTC gives for data.slot when the method is called: should it
-// differ from the one some votes were checked against, those votes are
-// left out. It returns nil for a pool whose Node has no Gloas part.
+// validators that voted (all the positions of a validator the PTC names more
+// than once), and the signature is the sum of their signatures, a
+// validator's counted once per position, so that the indexed attestation is
+// valid (is_valid_indexed_payload_attestation). They are the mainnet
+// preset's containers; on a chain of the minimal preset (a PTC of 16) only
+// the first 16 bits can be set, and
+// [attestation.ToMinimalPayloadAttestation] gives that preset's container.
+// Votes checked against another PTC than the one Node.Gloas.PTC gives for
+// data.slot now are left out. It returns nil for a pool whose Node has no
+// Gloas part.
 func (p *Pool) PayloadAttestationsForBlock(slot uint64, parentRoot [32]byte) []*attestation.PayloadAttestation {
-	return payloadAttestationsForBlock(p, slot, parentRoot, attestation.PTCSize,
-		func(bits []byte, d *attestation.PayloadAttestationData, sig [96]byte) *attestation.PayloadAttestation {
-			return &attestation.PayloadAttestation{AggregationBits: bits, Data: d, Signature: sig}
-		})
-}
-
-// MinimalPayloadAttestationsForBlock is [Pool.PayloadAttestationsForBlock]
-// for a chain of the minimal preset, whose PTC has PTC_SIZE 16 members: the
-// minimal preset's containers.
-func (p *Pool) MinimalPayloadAttestationsForBlock(slot uint64, parentRoot [32]byte) []*attestation.MinimalPayloadAttestation {
-	return payloadAttestationsForBlock(p, slot, parentRoot, attestation.MinimalPTCSize,
-		func(bits []byte, d *attestation.PayloadAttestationData, sig [96]byte) *attestation.MinimalPayloadAttestation {
-			return &attestation.MinimalPayloadAttestation{AggregationBits: [attestation.MinimalPTCSize / 8]byte(bits), Data: d, Signature: sig}
-		})
-}
-
-// payloadAttestationsForBlock is the pool's choice for the payload
-// attestations of a block of slot over a PTC of size members, each made by
-// build from its bits (a Bitvector[size]: position i's bit is
-// bits[i/8]>>(i%8)&1), its data and its signature.
-func payloadAttestationsForBlock[T any](p *Pool, slot uint64, parentRoot [32]byte, size uint64,
-	build func(bits []byte, d *attestation.PayloadAttestationData, sig [96]byte) *T,
-) []*T {
 	if p.node.Gloas == nil || slot == 0 {
 		return nil
 	}
 	ptc, ok := p.node.Gloas.PTC.PTC(slot - 1)
-	if !ok {
+	if !ok || (len(ptc) != attestation.PTCSize && len(ptc) != attestation.MinimalPTCSize) {
 		return nil
 	}
 	p.mu.Lock()
-	aggs := p.payloads.forBlock(slot, parentRoot, ptc, size)
+	aggs := p.payloads.forBlock(slot, parentRoot, ptc, uint64(len(ptc)))
 	p.mu.Unlock()
 	if len(aggs) == 0 {
 		return nil
 	}
-	out := make([]*T, len(aggs))
+	out := make([]*attestation.PayloadAttestation, len(aggs))
 	for i := range aggs {
 		a := &aggs[i]
-		bits := make([]byte, size/8)
+		bits := make([]byte, attestation.PTCSize/8)
 		for _, pos := range a.bits.BitIndices() {
 			bits[pos/8] |= 1 << (pos % 8)
 		}
 		sig := a.sig.Affine()
-		out[i] = build(bits, &a.data, sig.Bytes())
+		out[i] = &attestation.PayloadAttestation{AggregationBits: bits, Data: &a.data, Signature: sig.Bytes()}
 	}
 	return out
 }

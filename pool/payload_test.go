@@ -2,6 +2,7 @@ package pool
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"sync"
 	"testing"
@@ -127,12 +128,12 @@ func TestPayloadAttestationsForBlock(t *testing.T) {
 		var chans []<-chan Result
 		for _, vt := range votes {
 			for _, x := range vt.voters {
-				chans = append(chans, p.ValidatePayloadAttestationAsync(context.Background(), NoPeer, e.ptcVote(testSlot, x, vt.present, vt.blobs)))
+				chans = append(chans, p.validatePayloadAttestationAsync(context.Background(), NoPeer, e.ptcVote(testSlot, x, vt.present, vt.blobs)))
 			}
 		}
 		bad := e.ptcVote(testSlot, v(7), true, true)
 		bad.Signature = e.sign(v(11), [32]byte{1})
-		badCh := p.ValidatePayloadAttestationAsync(context.Background(), NoPeer, bad)
+		badCh := p.validatePayloadAttestationAsync(context.Background(), NoPeer, bad)
 		for _, c := range chans {
 			wantResult(t, <-c, Accept, nil)
 		}
@@ -167,8 +168,10 @@ func TestPayloadAttestationsForBlock(t *testing.T) {
 				t.Errorf("%s: %d payload attestations", c.name, len(got))
 			}
 		}
-		if got := p.MinimalPayloadAttestationsForBlock(testSlot+1, parent); len(got) != 0 {
-			t.Errorf("%d minimal payload attestations over a PTC of 512", len(got))
+		if got := p.PayloadAttestationsForBlock(testSlot+1, parent); len(got) == 0 {
+			t.Error("no payload attestations")
+		} else if _, err := attestation.ToMinimalPayloadAttestation(got[0]); !errors.Is(err, attestation.ErrNotMinimal) {
+			t.Errorf("a payload attestation over a PTC of 512 converted to the minimal preset's: %v", err)
 		}
 	})
 }

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Peer isolation (BatchAdaptive). A peer that forwarded a message with an
+// Peer isolation. A peer that forwarded a message with an
 // invalid signature gets a score of 1 more per invalid signature; the score
 // halves every Config.PeerHalfLife. While its score is above
 // isolationScore the peer is isolated: its signature sets wait in a lane of

@@ -222,14 +222,14 @@ func TestHonestCopyLeavesLane(t *testing.T) {
 		gv.mu.Lock()
 		gv.hold = hold
 		gv.mu.Unlock()
-		heldc := p.ValidateAttestationAsync(ctx, "attacker", held, subnet)
+		heldc := p.validateAttestationAsync(ctx, "attacker", held, subnet)
 		<-gv.in // the lane's worker verifies held, and waits
-		laterc := p.ValidateAttestationAsync(ctx, "attacker", later, subnet)
+		laterc := p.validateAttestationAsync(ctx, "attacker", later, subnet)
 		synctest.Wait() // later is queued in the lane
 		if p.batch.apart.len() != 1 {
 			t.Fatal("later is not waiting in the attacker's lane")
 		}
-		copyc := p.ValidateAttestationAsync(ctx, "honest", later, subnet)
+		copyc := p.validateAttestationAsync(ctx, "honest", later, subnet)
 		for _, c := range []struct {
 			res  <-chan Result
 			want Verdict
@@ -291,7 +291,7 @@ func TestIsolatedPeerNeverMixed(t *testing.T) {
 		e := newEnv(t, 2, 32, 100)
 		e.setSlot(testSlot, 1000)
 		gv := &peerRecorder{v: newTestVerifier(t), peer: map[[96]byte]Peer{}, in: make(chan struct{})}
-		p := e.pool(Config{SignatureVerifier: gv, VerifyWorkers: 1, BatchDelay: time.Second})
+		p := e.pool(Config{SignatureVerifier: gv, VerifyWorkers: 1, BatchTime: time.Second})
 		d := e.data(testSlot)
 		ctx := context.Background()
 		type msg struct {
@@ -328,11 +328,11 @@ func TestIsolatedPeerNeverMixed(t *testing.T) {
 		gv.mu.Unlock()
 		// A plug holds the only honest worker while everything else queues.
 		plug := msgs[1]
-		plugc := p.ValidateAttestationAsync(ctx, plug.from, plug.att, plug.subnet)
+		plugc := p.validateAttestationAsync(ctx, plug.from, plug.att, plug.subnet)
 		<-gv.in
 		var chans []<-chan Result
 		for _, m := range msgs[2:] {
-			chans = append(chans, p.ValidateAttestationAsync(ctx, m.from, m.att, m.subnet))
+			chans = append(chans, p.validateAttestationAsync(ctx, m.from, m.att, m.subnet))
 		}
 		close(hold)
 		wantResult(t, <-plugc, Accept, nil)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/attpool/attpool/attestation"
+	"github.com/attpool/attpool/internal/clientbatch"
 )
 
 // The places of MaxPending: a message whose callers all went before its
@@ -35,7 +36,7 @@ func (e *env) attMsgs(slot uint64) []attMsg {
 }
 
 func (m attMsg) submit(ctx context.Context, p *Pool, from Peer) <-chan Result {
-	return p.ValidateAttestationAsync(ctx, from, m.att, m.subnet)
+	return p.validateAttestationAsync(ctx, from, m.att, m.subnet)
 }
 
 // isolate makes from an isolated peer: it forwards an invalid signature.
@@ -140,18 +141,18 @@ func TestCancelledFloodFreesPlaces(t *testing.T) {
 	})
 }
 
-// TestCancelledMessageLeavesQueue: under either policy, a message whose
+// TestCancelledMessageLeavesQueue: batching as a client or by default, a message whose
 // context ends while its sets are queued gives their places back before its
 // Ignore is seen, and its sets leave the queue; resubmitted, it is verified
 // anew.
 func TestCancelledMessageLeavesQueue(t *testing.T) {
-	for _, policy := range []BatchPolicy{BatchFixed, BatchAdaptive} {
-		t.Run(policy.String(), func(t *testing.T) {
+	for name, fixed := range map[string]*clientbatch.Batching{"client": fifo(2, 1, time.Hour), "default": nil} {
+		t.Run(name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				e := newEnv(t, 2, 16, 100)
 				e.setSlot(testSlot, 1000)
 				gv := newPeerRecorder(t)
-				p := e.pool(Config{SignatureVerifier: gv, Policy: policy, BatchDelay: time.Hour, VerifyWorkers: 1, BatchSize: 2, MinBatch: 1})
+				p := e.pool(Config{SignatureVerifier: gv, fixed: fixed, BatchTime: time.Hour, VerifyWorkers: 1, BatchSize: 2})
 				msgs := e.attMsgs(testSlot)
 				release := holdNext(t, gv)
 				held := msgs[0].submit(context.Background(), p, "a")
@@ -166,7 +167,7 @@ func TestCancelledMessageLeavesQueue(t *testing.T) {
 				// An aggregate's three sets leave together.
 				sap := e.aggregate(e.data(testSlot), 1, []uint64{0, 1})
 				actx, acancel := context.WithCancel(context.Background())
-				aggc := p.ValidateAggregateAsync(actx, "p9", sap)
+				aggc := p.validateAggregateAsync(actx, "p9", sap)
 				synctest.Wait()
 				if got, q := p.Stats().Pending, queuedSets(p); got != 8 || q != 7 {
 					t.Fatalf("%d sets pending, %d queued; want 8 and 7", got, q)
@@ -209,7 +210,7 @@ func TestLiveCopyKeepsCancelledSets(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, 1, 16, 100)
 		e.setSlot(testSlot, 1000)
-		p := e.pool(Config{Policy: BatchFixed, BatchDelay: time.Hour})
+		p := e.pool(Config{fixed: fifo(1024, 1024, time.Hour)})
 		msgs := e.attMsgs(testSlot)
 		first, cancelFirst := context.WithCancel(context.Background())
 		firstc := msgs[0].submit(first, p, "a")
@@ -263,7 +264,7 @@ func TestPeerBoundKeepsPlaces(t *testing.T) {
 			}
 			return queued, refused
 		}
-		cfg := Config{Policy: BatchFixed, BatchDelay: time.Hour, MaxPending: 32} // MaxPendingPerPeer 8
+		cfg := Config{fixed: fifo(1024, 1024, time.Hour), MaxPending: 32} // MaxPendingPerPeer 8
 		p := e.pool(cfg)
 		if q, r := queue(p, "flood", msgs[:20]); q != 8 || r != 12 {
 			t.Fatalf("a peer's flood: %d queued, %d refused; want 8 and 12", q, r)

@@ -23,6 +23,7 @@ type Pool struct {
 	log     logrus.FieldLogger
 	metrics *metrics
 	v       SignatureVerifier
+	stream  StreamVerifier     // v, if it is one; nil otherwise
 	own     *verifier.Verifier // the verifier New built, closed by Close; nil if injected
 	slotMs  int64
 
@@ -90,19 +91,19 @@ func New(cfg Config, node Node) (*Pool, error) {
 	}
 	p.startWorkers()
 	p.log.WithFields(logrus.Fields{
-		"batch_policy": cfg.Policy, "batch_size": cfg.BatchSize, "batch_delay": cfg.BatchDelay, "latency_budget": cfg.LatencyBudget,
-		"verify_workers": cfg.VerifyWorkers,
+		"batch_size": cfg.BatchSize, "batch_time": cfg.BatchTime, "latency_budget": cfg.LatencyBudget,
+		"verify_workers": cfg.VerifyWorkers, "client_batching": cfg.fixed != nil,
 	}).Debug("attestation pool started")
 	return p, nil
 }
 
-// signatureVerifier is Config.SignatureVerifier, or else a verifier built
-// from Config.Verifier (own, for the pool to close).
+// signatureVerifier is Config.SignatureVerifier, or else a verifier of the
+// pool's own (own, for the pool to close).
 func (c Config) signatureVerifier() (v SignatureVerifier, own *verifier.Verifier, err error) {
 	if c.SignatureVerifier != nil {
 		return c.SignatureVerifier, nil, nil
 	}
-	if own, err = verifier.New(c.Verifier); err != nil {
+	if own, err = verifier.New(verifier.Config{}); err != nil {
 		return nil, nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	return own, own, nil
@@ -116,6 +117,7 @@ func newPool(cfg Config, node Node, v SignatureVerifier, own *verifier.Verifier)
 		node:        node,
 		log:         cfg.Logger.WithField("component", "attpool"),
 		v:           v,
+		stream:      streamOf(v),
 		own:         own,
 		slotMs:      cfg.SlotDuration.Milliseconds(),
 		domains:     newDomainCache(node.Forks),
@@ -123,11 +125,11 @@ func newPool(cfg Config, node Node, v SignatureVerifier, own *verifier.Verifier)
 		done:        newCompleter(),
 		attSeen:     newEpochSeen(cfg.MaxValidators),
 		aggrSeen:    newEpochSeen(cfg.MaxValidators),
-		aggSeen:     newSeenAggregates(cfg.MaxSeenAggregates),
+		aggSeen:     newSeenAggregates(cfg.seenAggregates),
 		ptcSeen:     newEpochSeen(cfg.MaxValidators),
 		payloads:    newPayloadStore(),
 		peerPending: make(map[Peer]int),
-		store:       newAggStore(cfg.MaxAggregates, cfg.MaxData, cfg.MergeWorkers),
+		store:       newAggStore(cfg.MaxAggregates, cfg.MaxData, cfg.VerifyWorkers),
 		quit:        make(chan struct{}),
 		// Half the cores: the intake's decoding runs beside the verify
 		// goroutines' work, and never takes their cores from them.
@@ -136,19 +138,20 @@ func newPool(cfg Config, node Node, v SignatureVerifier, own *verifier.Verifier)
 	p.peerReserve = peerReserveOf(cfg)
 	p.store.onEvict = func() { p.hit(boundEvicted) }
 	p.hits.slot = p.clockSlot()
-	p.roots = newRootCache(cfg.MaxRootCache, p.domains)
+	p.roots = newRootCache(cfg.rootCache, p.domains)
 	p.newTopics()
 	return p
 }
 
 // startWorkers starts the pool's goroutines: VerifyWorkers verify
-// goroutines (under BatchAdaptive the first primary, the others backups),
+// goroutines (the first primary, the others backups, unless the pool
+// batches as a client),
 // one more for the isolated peers' sets if peers are isolated, the
 // completer and the pruning loop.
 func (p *Pool) startWorkers() {
 	for i := range p.cfg.VerifyWorkers {
 		r := primary
-		if i > 0 && p.cfg.Policy == BatchAdaptive {
+		if i > 0 && p.cfg.fixed == nil {
 			r = backup
 		}
 		p.verifiers.Go(func() { p.verifyLoop(r) })
@@ -254,7 +257,7 @@ func (p *Pool) Stats() Stats {
 		Aggregates:        p.store.n,
 		Data:              len(p.store.byRoot),
 		SeenAttesters:     p.attSeen.count(),
-		Bisections:        bisections(p.v),
+		Bisections:        p.bisections(),
 		PayloadAggregates: len(p.payloads.byKey),
 	}
 }
@@ -391,25 +394,25 @@ func (r *request) send(res Result) {
 	r.done <- res
 }
 
-// statser is a SignatureVerifier that counts its work, as
-// *verifier.Verifier does.
-type statser interface{ Stats() verifier.Stats }
-
 // verifierStats returns the counters of the pool's verifier; ok is false if
 // it keeps none.
 func (p *Pool) verifierStats() (s verifier.Stats, ok bool) {
-	if v, ok := p.v.(statser); ok {
-		return v.Stats(), true
+	if p.stream == nil {
+		return s, false
 	}
-	return s, false
+	return p.stream.Stats(), true
+}
+
+// streamOf is v as a StreamVerifier, nil if it is not one.
+func streamOf(v SignatureVerifier) StreamVerifier {
+	s, _ := v.(StreamVerifier)
+	return s
 }
 
 // bisections is the verifier's count of bisections, 0 if it keeps none.
-func bisections(v SignatureVerifier) int64 {
-	if s, ok := v.(statser); ok {
-		return s.Stats().Bisections
-	}
-	return 0
+func (p *Pool) bisections() int64 {
+	s, _ := p.verifierStats()
+	return s.Bisections
 }
 
 // reservePending adds n to the pending count if that keeps it within

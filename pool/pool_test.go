@@ -93,7 +93,7 @@ func TestConcurrentCommittees(t *testing.T) {
 
 		// A block of slot testSlot+2 takes both slots' data; the aggregates hold
 		// exactly the valid attestations.
-		atts := p.AttestationsForBlock(testSlot + 2)
+		atts := p.AttestationsForBlock(testSlot+2, BlockFilter{}).Attestations()
 		if len(atts) != 2 {
 			t.Fatalf("%d attestations for block, want 2", len(atts))
 		}
@@ -114,15 +114,15 @@ func TestConcurrentCommittees(t *testing.T) {
 			}
 		}
 		// Not before the inclusion delay.
-		if atts := p.AttestationsForBlock(testSlot + 1); len(atts) != 1 || atts[0].Data.Slot != testSlot {
+		if atts := p.AttestationsForBlock(testSlot+1, BlockFilter{}).Attestations(); len(atts) != 1 || atts[0].Data.Slot != testSlot {
 			t.Fatalf("block of slot %d: %d attestations", testSlot+1, len(atts))
 		}
 		// The node's filter decides which data may be packed.
 		onlyFirst := func(d *attestation.AttestationData) bool { return d.Slot == testSlot }
-		if atts := p.AttestationsForBlockWith(testSlot+2, onlyFirst); len(atts) != 1 || atts[0].Data.Slot != testSlot {
+		if atts := p.AttestationsForBlock(testSlot+2, BlockFilter{Includable: onlyFirst}).Attestations(); len(atts) != 1 || atts[0].Data.Slot != testSlot {
 			t.Fatalf("filtered block of slot %d: %d attestations", testSlot+2, len(atts))
 		}
-		if atts := p.AttestationsForBlockWith(testSlot+2, func(*attestation.AttestationData) bool { return false }); len(atts) != 0 {
+		if atts := p.AttestationsForBlock(testSlot+2, BlockFilter{Includable: func(*attestation.AttestationData) bool { return false }}).Attestations(); len(atts) != 0 {
 			t.Fatalf("a filter refusing all data packed %d attestations", len(atts))
 		}
 
@@ -160,15 +160,15 @@ func TestIdenticalCopiesShareVerification(t *testing.T) {
 		e := newEnv(t, 1, 8, 100)
 		e.setSlot(testSlot, 1000)
 		reg := prometheus.NewRegistry()
-		p := e.pool(Config{Policy: BatchFixed, BatchDelay: 50 * time.Millisecond, Registerer: reg})
+		p := e.pool(Config{fixed: fifo(1024, 1024, 50*time.Millisecond), Registerer: reg})
 		att, subnet := e.single(e.data(testSlot), 0, 1)
 		bad, _ := e.single(e.data(testSlot), 0, 2)
 		bad.Signature = e.sign(bad.AttesterIndex, [32]byte{})
 		var chans []<-chan Result
 		var badChans []<-chan Result
 		for range 20 {
-			chans = append(chans, p.ValidateAttestationAsync(context.Background(), NoPeer, att, subnet))
-			badChans = append(badChans, p.ValidateAttestationAsync(context.Background(), NoPeer, bad, subnet))
+			chans = append(chans, p.validateAttestationAsync(context.Background(), NoPeer, att, subnet))
+			badChans = append(badChans, p.validateAttestationAsync(context.Background(), NoPeer, bad, subnet))
 		}
 		accepts := 0
 		for _, c := range chans {
@@ -210,7 +210,7 @@ func TestCancelAndClose(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, 1, 16, 100)
 		e.setSlot(testSlot, 1000)
-		p, err := New(Config{Policy: BatchFixed, BatchDelay: time.Hour, PruneInterval: time.Hour}, e.node)
+		p, err := New(Config{fixed: fifo(1024, 1024, time.Hour), PruneInterval: time.Hour}, e.node)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -235,11 +235,11 @@ func TestCancelAndClose(t *testing.T) {
 		var chans []<-chan Result
 		for pos := uint64(2); pos < 16; pos++ {
 			att, subnet := e.single(d, 0, pos)
-			chans = append(chans, p.ValidateAttestationAsync(context.Background(), NoPeer, att, subnet))
+			chans = append(chans, p.validateAttestationAsync(context.Background(), NoPeer, att, subnet))
 		}
 		// A copy of the cancelled one: its verification still answers it.
 		att, subnet = e.single(d, 0, 1)
-		chans = append(chans, p.ValidateAttestationAsync(context.Background(), NoPeer, att, subnet))
+		chans = append(chans, p.validateAttestationAsync(context.Background(), NoPeer, att, subnet))
 		time.Sleep(10 * time.Millisecond)
 		p.Close()
 		for i, c := range chans {
@@ -354,7 +354,7 @@ func TestAggregatesKeptApart(t *testing.T) {
 		wantResult(t, p.ValidateAttestation(ctx, NoPeer, att, subnet), Accept, nil)
 		checkInvariants(t, p)
 
-		atts := p.AttestationsForBlock(testSlot + 1)
+		atts := p.AttestationsForBlock(testSlot+1, BlockFilter{}).Attestations()
 		if len(atts) != 2 {
 			t.Fatalf("%d attestations, want 2", len(atts))
 		}
@@ -415,11 +415,11 @@ func TestPruneAndBounds(t *testing.T) {
 		checkInvariants(t, p)
 
 		// Queue bound: MaxPending 3 and an hour of batch delay.
-		q := e.pool(Config{MaxPending: 3, Policy: BatchFixed, BatchDelay: time.Hour})
+		q := e.pool(Config{fixed: fifo(1024, 1024, time.Hour), MaxPending: 3})
 		var chans []<-chan Result
 		for pos := range uint64(4) {
 			att, subnet := e.single(e.data(testSlot+64), 0, pos)
-			chans = append(chans, q.ValidateAttestationAsync(ctx, NoPeer, att, subnet))
+			chans = append(chans, q.validateAttestationAsync(ctx, NoPeer, att, subnet))
 		}
 		wantResult(t, <-chans[3], Ignore, ErrQueueFull)
 		q.Close()
@@ -592,7 +592,7 @@ func TestConcurrentMixed(t *testing.T) {
 				return
 			default:
 			}
-			for _, a := range p.AttestationsForBlock(testSlot + 1) {
+			for _, a := range p.AttestationsForBlock(testSlot+1, BlockFilter{}).Attestations() {
 				if a.AggregationBits.Len() == 0 {
 					t.Error("empty attestation")
 				}
@@ -606,7 +606,7 @@ func TestConcurrentMixed(t *testing.T) {
 	close(stop)
 	bg.Wait()
 	checkInvariants(t, p)
-	for _, a := range p.AttestationsForBlock(testSlot + 1) {
+	for _, a := range p.AttestationsForBlock(testSlot+1, BlockFilter{}).Attestations() {
 		if !e.verifyOnChain(a) {
 			t.Fatal("bad on-chain aggregate")
 		}
@@ -620,7 +620,7 @@ func TestPerSignature(t *testing.T) {
 		e.setSlot(testSlot, 1000)
 		p := e.pool(Config{SignatureVerifier: perSignature(t)})
 		checkCommitteeVerdicts(t, e, func(pos uint64) bool { return pos%3 == 0 }, func(_ uint64, att *attestation.SingleAttestation, subnet uint64) <-chan Result {
-			return p.ValidateAttestationAsync(context.Background(), NoPeer, att, subnet)
+			return p.validateAttestationAsync(context.Background(), NoPeer, att, subnet)
 		})
 	})
 }
@@ -669,7 +669,7 @@ func TestInjectedVerifier(t *testing.T) {
 		e.setSlot(testSlot, 1000)
 		p := e.pool(Config{SignatureVerifier: cv})
 		checkCommitteeVerdicts(t, e, func(pos uint64) bool { return pos%4 == 1 }, func(pos uint64, att *attestation.SingleAttestation, subnet uint64) <-chan Result {
-			return p.ValidateAttestationAsync(context.Background(), Peer(fmt.Sprint("peer", pos%2)), att, subnet)
+			return p.validateAttestationAsync(context.Background(), Peer(fmt.Sprint("peer", pos%2)), att, subnet)
 		})
 		p.Close()
 		if got := cv.sets.Load(); got != 8 {

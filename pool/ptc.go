@@ -26,13 +26,7 @@ import (
 // the next slot (Pool.PayloadAttestationsForBlock), and its Result carries
 // what fork choice needs of it (Result.Payload).
 func (p *Pool) ValidatePayloadAttestation(ctx context.Context, from Peer, msg *attestation.PayloadAttestationMessage) Result {
-	return <-p.ValidatePayloadAttestationAsync(ctx, from, msg)
-}
-
-// ValidatePayloadAttestationAsync is ValidatePayloadAttestation without the
-// wait: the verdict is sent once on the returned channel (buffered).
-func (p *Pool) ValidatePayloadAttestationAsync(ctx context.Context, from Peer, msg *attestation.PayloadAttestationMessage) <-chan Result {
-	return p.run(ctx, p.payloadAttestations, func(r *request) (Result, bool) { return p.submitPayloadAttestation(r, from, msg) })
+	return <-p.run(ctx, p.payloadAttestations, func(r *request) (Result, bool) { return p.submitPayloadAttestation(r, from, msg) })
 }
 
 // submitPayloadAttestation runs the rules of payload_attestation_message

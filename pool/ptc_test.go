@@ -101,11 +101,11 @@ func TestPayloadAttestationCopiesShareVerification(t *testing.T) {
 		e.gloas(0)
 		e.setSlot(testSlot, 1000)
 		reg := prometheus.NewRegistry()
-		p := e.pool(Config{Policy: BatchFixed, BatchDelay: 50 * time.Millisecond, Registerer: reg})
+		p := e.pool(Config{fixed: fifo(1024, 1024, 50*time.Millisecond), Registerer: reg})
 		m := e.ptcMessage(testSlot, e.comm.validator(testSlot, 0, 2), true)
 		var chans []<-chan Result
 		for i := range 20 {
-			chans = append(chans, p.ValidatePayloadAttestationAsync(context.Background(), Peer(rune('a'+i)), m))
+			chans = append(chans, p.validatePayloadAttestationAsync(context.Background(), Peer(rune('a'+i)), m))
 		}
 		accepts := 0
 		for _, c := range chans {
@@ -144,10 +144,10 @@ func TestWholePTC(t *testing.T) {
 			default:
 				absent = append(absent, v)
 			}
-			chans = append(chans, p.ValidatePayloadAttestationAsync(context.Background(), NoPeer, m))
+			chans = append(chans, p.validatePayloadAttestationAsync(context.Background(), NoPeer, m))
 		}
 		att, subnet := e.single(e.data(testSlot), 2, 5)
-		attCh := p.ValidateAttestationAsync(context.Background(), NoPeer, att, subnet)
+		attCh := p.validateAttestationAsync(context.Background(), NoPeer, att, subnet)
 		for i, c := range chans {
 			if i == 100 {
 				wantResult(t, <-c, Reject, ErrInvalidPayloadAttestationSignature)
@@ -187,15 +187,16 @@ func TestMinimalPTC(t *testing.T) {
 		}
 		outside := e.comm.validator(testSlot, 1, 31) // position 63 of the 64: past the 16
 		wantResult(t, p.ValidatePayloadAttestation(context.Background(), NoPeer, e.ptcMessage(testSlot, outside, true)), Reject, ErrNotInPTC)
-		got := p.MinimalPayloadAttestationsForBlock(testSlot+1, blockRoot(testSlot))
-		if len(got) != 1 {
-			t.Fatalf("%d minimal payload attestations", len(got))
+		pas := p.PayloadAttestationsForBlock(testSlot+1, blockRoot(testSlot))
+		if len(pas) != 1 {
+			t.Fatalf("%d payload attestations", len(pas))
 		}
-		e.wantBits(t, minimalAtt(got[0]), ptc)
-		e.processPayloadAttestation(t, minimalAtt(got[0]), testSlot+1, blockRoot(testSlot))
-		if n := len(p.PayloadAttestationsForBlock(testSlot+1, blockRoot(testSlot))); n != 0 {
-			t.Fatalf("%d mainnet payload attestations over a PTC of 16", n)
+		got, err := attestation.ToMinimalPayloadAttestation(pas[0])
+		if err != nil {
+			t.Fatal(err)
 		}
+		e.wantBits(t, minimalAtt(got), ptc)
+		e.processPayloadAttestation(t, minimalAtt(got), testSlot+1, blockRoot(testSlot))
 	})
 }
 
@@ -233,7 +234,7 @@ func BenchmarkPTCSlot(b *testing.B) {
 				start := time.Now()
 				chans := make([]<-chan Result, len(msgs))
 				for i, m := range msgs {
-					chans[i] = p.ValidatePayloadAttestationAsync(context.Background(), NoPeer, m)
+					chans[i] = p.validatePayloadAttestationAsync(context.Background(), NoPeer, m)
 				}
 				for _, ch := range chans {
 					if r := <-ch; r.Verdict != Accept {

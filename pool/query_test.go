@@ -175,7 +175,7 @@ func TestMarkIncluded(t *testing.T) {
 	if n := p.Stats().Aggregates; n != 2 {
 		t.Fatalf("%d aggregates after the block, want 2", n)
 	}
-	atts := p.AttestationsForBlock(testSlot + 1)
+	atts := p.AttestationsForBlock(testSlot+1, BlockFilter{}).Attestations()
 	if len(atts) != 1 {
 		t.Fatalf("%d attestations, want 1", len(atts))
 	}
@@ -188,7 +188,7 @@ func TestMarkIncluded(t *testing.T) {
 	if err := p.MarkIncluded(onChain(e, e.data(testSlot), map[uint64][]uint64{0: {4, 5}, 1: {1}})); err != nil {
 		t.Fatal(err)
 	}
-	if atts := p.AttestationsForBlock(testSlot + 1); len(atts) != 0 {
+	if atts := p.AttestationsForBlock(testSlot+1, BlockFilter{}).Attestations(); len(atts) != 0 {
 		t.Fatalf("%d attestations with every attester on chain", len(atts))
 	}
 	if n := p.Stats().Aggregates; n != 0 {

@@ -96,14 +96,7 @@ type group struct {
 // Ignore with ErrCancelled). The pool reads att until the verdict and keeps
 // no reference to it.
 func (p *Pool) ValidateAttestation(ctx context.Context, from Peer, att *attestation.SingleAttestation, subnet uint64) Result {
-	return <-p.ValidateAttestationAsync(ctx, from, att, subnet)
-}
-
-// ValidateAttestationAsync is ValidateAttestation without the wait, for a
-// caller that submits many messages from one goroutine: the verdict is sent
-// once on the returned channel (buffered: nobody need receive it).
-func (p *Pool) ValidateAttestationAsync(ctx context.Context, from Peer, att *attestation.SingleAttestation, subnet uint64) <-chan Result {
-	return p.run(ctx, p.attestations, func(r *request) (Result, bool) { return p.submitAttestation(r, from, att, subnet) })
+	return <-p.run(ctx, p.attestations, func(r *request) (Result, bool) { return p.submitAttestation(r, from, att, subnet) })
 }
 
 // run makes the request of a new message and submits it; submit returns

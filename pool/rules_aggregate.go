@@ -24,13 +24,7 @@ import (
 // pool. It blocks until the verdict or until ctx ends. The pool reads sap
 // until the verdict and keeps no reference to it.
 func (p *Pool) ValidateAggregate(ctx context.Context, from Peer, sap *attestation.SignedAggregateAndProof) Result {
-	return <-p.ValidateAggregateAsync(ctx, from, sap)
-}
-
-// ValidateAggregateAsync is ValidateAggregate without the wait: the verdict
-// is sent once on the returned channel (buffered).
-func (p *Pool) ValidateAggregateAsync(ctx context.Context, from Peer, sap *attestation.SignedAggregateAndProof) <-chan Result {
-	return p.run(ctx, p.aggregates, func(r *request) (Result, bool) { return p.submitAggregate(r, from, sap) })
+	return <-p.run(ctx, p.aggregates, func(r *request) (Result, bool) { return p.submitAggregate(r, from, sap) })
 }
 
 // submitAggregate runs the rules of beacon_aggregate_and_proof that come

@@ -396,15 +396,15 @@ func TestPoolOwnsItsInputs(t *testing.T) {
 
 		ctx, cancel := context.WithCancel(context.Background())
 		first := []<-chan Result{
-			p.ValidateAttestationAsync(ctx, "a", att, subnet),
-			p.ValidateAggregateAsync(ctx, "a", sap),
-			p.ValidatePayloadAttestationAsync(ctx, "a", ptc),
+			p.validateAttestationAsync(ctx, "a", att, subnet),
+			p.validateAggregateAsync(ctx, "a", sap),
+			p.validatePayloadAttestationAsync(ctx, "a", ptc),
 		}
 		<-gate.entered
 		second := []<-chan Result{
-			p.ValidateAttestationAsync(context.Background(), "b", &attCopy, subnet),
-			p.ValidateAggregateAsync(context.Background(), "b", sapCopy),
-			p.ValidatePayloadAttestationAsync(context.Background(), "b", &ptcCopy),
+			p.validateAttestationAsync(context.Background(), "b", &attCopy, subnet),
+			p.validateAggregateAsync(context.Background(), "b", sapCopy),
+			p.validatePayloadAttestationAsync(context.Background(), "b", &ptcCopy),
 		}
 		cancel()
 		for _, c := range first {
@@ -427,7 +427,7 @@ func TestPoolOwnsItsInputs(t *testing.T) {
 		}
 		// The accepted payload attestation was marked seen under its own key.
 		wantResult(t, p.ValidatePayloadAttestation(context.Background(), NoPeer, e.ptcMessage(testSlot, member, false)), Ignore, ErrPayloadAttestationSeen)
-		packed := p.AttestationsForBlock(testSlot + 1)
+		packed := p.AttestationsForBlock(testSlot+1, BlockFilter{}).Attestations()
 		if len(packed) == 0 {
 			t.Fatal("nothing packed")
 		}

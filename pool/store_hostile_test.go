@@ -52,9 +52,12 @@ func storeSig(t testing.TB) *crypto.Signature {
 // remembered, with room for the count's upper tail, and each committee
 // keeps its largest aggregate.
 func TestHonestAggregatesFitStore(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg, err := DefaultConfig().sanitize()
+	if err != nil {
+		t.Fatal(err)
+	}
 	store := newAggStore(cfg.MaxAggregates, cfg.MaxData, 1)
-	seen := newSeenAggregates(cfg.MaxSeenAggregates)
+	seen := newSeenAggregates(cfg.seenAggregates)
 	sig := storeSig(t)
 	rng := rand.New(rand.NewPCG(1, 2))
 	total, notStored, notSeen := 0, 0, 0
@@ -97,12 +100,12 @@ func TestHonestAggregatesFitStore(t *testing.T) {
 	t.Logf("%d aggregates: %d not stored, %d not remembered as seen; store holds %d", total, notStored, notSeen, store.n)
 	// The count is random (about 2^16): the bound must hold its upper tail,
 	// four standard deviations (about sqrt(total)) above this draw.
-	if tail := total + 4*int(math.Sqrt(float64(total))); tail > cfg.MaxSeenAggregates {
-		t.Errorf("honest traffic of %d aggregates: MaxSeenAggregates %d holds no upper tail (%d)", total, cfg.MaxSeenAggregates, tail)
+	if tail := total + 4*int(math.Sqrt(float64(total))); tail > cfg.seenAggregates {
+		t.Errorf("honest traffic of %d aggregates: the seen-aggregates bound %d holds no upper tail (%d)", total, cfg.seenAggregates, tail)
 	}
 	if notStored > 0 || notSeen > 0 {
-		t.Fatalf("honest traffic of %d aggregates: %d not stored (MaxAggregates %d), %d not remembered (MaxSeenAggregates %d)",
-			total, notStored, cfg.MaxAggregates, notSeen, cfg.MaxSeenAggregates)
+		t.Fatalf("honest traffic of %d aggregates: %d not stored (MaxAggregates %d), %d not remembered (the seen-aggregates bound %d)",
+			total, notStored, cfg.MaxAggregates, notSeen, cfg.seenAggregates)
 	}
 }
 

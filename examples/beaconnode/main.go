@@ -34,7 +34,7 @@
 //     (gossipsub.ValidationOf). Its Observe hook feeds the node's own
 //     validations metric.
 //   - A block proposer asks the pool for the block's attestations
-//     (AttestationsForBlockWith), letting only data whose source is its
+//     (AttestationsForBlock with a BlockFilter), letting only data whose source is its
 //     justified checkpoint be packed.
 //   - On shutdown the node closes the pool (which answers what it still
 //     holds) and stops its HTTP server.
@@ -314,11 +314,11 @@ func run(ctx context.Context, cfg config, stdout io.Writer) (*report, error) {
 		return rep, err
 	}
 	// The proposer's state decides what is includable: here, data whose
-	// source is the justified checkpoint, filtered before the pool's greedy
+	// source is the justified checkpoint, filtered before the pool's
 	// choice.
-	rep.block = p.AttestationsForBlockWith(last+1, func(d *attestation.AttestationData) bool {
+	rep.block = p.AttestationsForBlock(last+1, pool.BlockFilter{Includable: func(d *attestation.AttestationData) bool {
 		return d.Source.Equal(&justified)
-	})
+	}}).Attestations()
 
 	// --- Summary, and /metrics read back over loopback ----------------------
 	// (before Close: Close unregisters the pool's metrics from the registry)

@@ -79,9 +79,9 @@ type policy struct {
 }
 
 // policies are the pool configurations the benchmark compares, attpool's
-// first. The clients' batching (pool.BatchFixed: a batch when MinBatch sets
-// are queued or the oldest waited BatchDelay, at most BatchSize) is that of
-// their code, and each verifies with its own method (verifier/baseline):
+// first. The clients' batching (a batch when enough sets are queued or the
+// oldest has waited long enough, at most a batch size) is that of their
+// code, and each verifies with its own method (verifier/baseline):
 // Prysm flushes its batch every 5 ms or at 1,000 sets
 // (beacon-chain/sync/batch_verifier.go); Lighthouse/Grandine take what is
 // queued when a worker is free, at most 64 (beacon_processor); Lodestar
@@ -90,15 +90,15 @@ type policy struct {
 // is free, at most 250 (AggregatingSignatureVerificationService).
 func policies() []policy {
 	return []policy{
-		{"attpool", "attpool defaults (BatchAdaptive)", func() pool.Config { return pool.Config{} }},
+		{"attpool", "attpool defaults", func() pool.Config { return pool.Config{} }},
 		{"prysm", "5 ms or 1,000 sets; unblinded per-root sums, distinct-message batch; each alone on failure",
-			clientConfig(1000, 1000, 5*time.Millisecond, baseline.Prysm{})},
+			clientConfig(baseline.Prysm{})},
 		{"lighthouse", "no wait, at most 64; distinct-message batch; each alone on failure",
-			clientConfig(64, 1, 0, baseline.Lighthouse{})},
+			clientConfig(baseline.Lighthouse{})},
 		{"lodestar", "32 sets or 50 ms, at most 128; same-root check; each alone on failure",
-			clientConfig(128, 32, 50*time.Millisecond, baseline.Lodestar{})},
+			clientConfig(baseline.Lodestar{})},
 		{"teku", "no wait, at most 250; distinct-message batch; bisection down to 25, then each alone",
-			clientConfig(250, 1, 0, baseline.Teku{})},
+			clientConfig(baseline.Teku{})},
 	}
 }
 
@@ -118,14 +118,10 @@ func budgetName(b time.Duration) string {
 	return "attpool/" + strconv.FormatFloat(float64(b)/float64(time.Millisecond), 'g', -1, 64) + "ms"
 }
 
-// clientConfig is a client's fixed batching (at most size sets, a batch
-// without waiting at minBatch sets, else after delay; 0: the pool's
-// FixedBatchDelay, which MinBatch 1 never waits for) with its verification
-// method.
-func clientConfig(size, minBatch int, delay time.Duration, v pool.SignatureVerifier) func() pool.Config {
-	return func() pool.Config {
-		return pool.Config{Policy: pool.BatchFixed, BatchSize: size, MinBatch: minBatch, BatchDelay: delay, SignatureVerifier: v}
-	}
+// clientConfig is a client's batching and verification method: the
+// baseline verifier carries the client's queue, which the pool then uses.
+func clientConfig(v pool.SignatureVerifier) func() pool.Config {
+	return func() pool.Config { return pool.Config{SignatureVerifier: v} }
 }
 
 // timed is one message of a load and when it arrives, after the
@@ -148,12 +144,9 @@ func (m *timed) submit(p *pool.Pool) pool.Result {
 	return p.ValidateAttestation(context.Background(), m.from, m.att, m.sub)
 }
 
-// submitAsync sends the message.
+// submitAsync sends the message from a goroutine of its own.
 func (m *timed) submitAsync(p *pool.Pool) <-chan pool.Result {
-	if m.agg != nil {
-		return p.ValidateAggregateAsync(context.Background(), m.from, m.agg.Msg)
-	}
-	return p.ValidateAttestationAsync(context.Background(), m.from, m.att, m.sub)
+	return pooltest.Async(func() pool.Result { return m.submit(p) })
 }
 
 // honestPeers is the number of honest peers the messages come from when
@@ -481,21 +474,25 @@ func verdictOK(valid bool, r pool.Result) bool {
 	return r.Verdict == pool.Reject && errors.Is(r, pool.ErrInvalidSignature)
 }
 
-// runBurst sends the load's messages at once, from goroutines goroutines:
-// the burst the target "close to the burst" compares with. Its latencies
-// are not kept.
-func runBurst(pc pool.Config, net *pooltest.Network, l *latencyLoad, goroutines int) (runOutcome, error) {
-	goroutines = max(1, goroutines)
+// burstCallers is how many messages the burst keeps in the pool at once:
+// enough for full batches (2,048 reproduces the CPU of submitting every
+// message without a goroutine each), far under gossipsub's throttle of
+// concurrent validations.
+const burstCallers = 2048
+
+// runBurst sends the load's messages at once: burstCallers goroutines each
+// call the blocking entry point for one message after another, as a gossip
+// layer's validators run, so that up to burstCallers messages are in the
+// pool at once. It is the burst the target "close to the burst" compares
+// with; its latencies are not kept.
+func runBurst(pc pool.Config, net *pooltest.Network, l *latencyLoad, _ int) (runOutcome, error) {
 	o, err := measure(pc, net, l, func(p *pool.Pool, res []pool.Result, _ []time.Duration) time.Duration {
+		var next atomic.Int64
 		var wg sync.WaitGroup
-		for w := range goroutines {
+		for range min(burstCallers, len(l.msgs)) {
 			wg.Go(func() {
-				var chans []<-chan pool.Result
-				for i := w; i < len(l.msgs); i += goroutines {
-					chans = append(chans, l.msgs[i].submitAsync(p))
-				}
-				for k, c := range chans {
-					res[w+k*goroutines] = <-c
+				for i := int(next.Add(1) - 1); i < len(l.msgs); i = int(next.Add(1) - 1) {
+					res[i] = l.msgs[i].submit(p)
 				}
 			})
 		}

@@ -35,8 +35,9 @@
 // PTC positions covered). The report gives the figures of each topic
 // (topics).
 //
-// The messages are submitted to the pool's gossip intake
-// (ValidateAttestationAsync) from -goroutines goroutines, the late copies
+// The messages are submitted to the pool's gossip intake (each topic's
+// Validate method, each call on a goroutine of its own) from -goroutines
+// goroutines, the late copies
 // once the others have their verdicts; after each slot the program asks for
 // the next slot's block (AttestationsForBlock). The same slots without
 // faults (the clean load) are run too, and the clean load again through a

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/attpool/attpool/internal/clientbatch"
 )
 
 // row is a policy's row with the two figures the targets read: CPU per
@@ -189,10 +191,13 @@ func TestCheckTargetsPartial(t *testing.T) {
 // clientWait gives it: none where a batch goes at one set, else its delay.
 func TestClientWait(t *testing.T) {
 	for _, p := range policies()[1:] {
-		c := p.config()
+		c, ok := p.config().SignatureVerifier.(clientbatch.Client)
+		if !ok {
+			t.Fatalf("%s: its verifier carries no client batching", p.Name)
+		}
 		var wait time.Duration
-		if c.MinBatch != 1 {
-			wait = c.BatchDelay
+		if b := c.ClientBatching(); b.Min != 1 {
+			wait = b.Wait
 		}
 		if got, ok := clientWait[p.Name]; !ok || got != wait {
 			t.Errorf("%s: clientWait %v (%v), its policy waits %v", p.Name, got, ok, wait)

@@ -107,13 +107,15 @@ func (it item) late() bool {
 }
 
 func (it item) send(p *pool.Pool) <-chan pool.Result {
-	switch {
-	case it.agg != nil:
-		return p.ValidateAggregateAsync(context.Background(), pool.NoPeer, it.agg.Msg)
-	case it.ptc != nil:
-		return p.ValidatePayloadAttestationAsync(context.Background(), pool.NoPeer, it.ptc.msg)
-	}
-	return p.ValidateAttestationAsync(context.Background(), pool.NoPeer, it.att.att, it.att.subnet)
+	return pooltest.Async(func() pool.Result {
+		switch {
+		case it.agg != nil:
+			return p.ValidateAggregate(context.Background(), pool.NoPeer, it.agg.Msg)
+		case it.ptc != nil:
+			return p.ValidatePayloadAttestation(context.Background(), pool.NoPeer, it.ptc.msg)
+		}
+		return p.ValidateAttestation(context.Background(), pool.NoPeer, it.att.att, it.att.subnet)
+	})
 }
 
 // mix lists a slot's messages of every topic in one order, each topic's
@@ -242,7 +244,7 @@ func latest(ts ...time.Time) time.Time {
 // it includes among those accepted.
 func (e *env) packBlock(out *outcome, p *pool.Pool, slot uint64, accepted map[uint64]bool) {
 	included := map[uint64]bool{}
-	for _, a := range p.AttestationsForBlock(slot + 1) {
+	for _, a := range p.AttestationsForBlock(slot+1, pool.BlockFilter{}).Attestations() {
 		if a.Data.Slot != slot {
 			continue
 		}

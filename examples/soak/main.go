@@ -194,7 +194,7 @@ func runSlot(p *pool.Pool, net *pooltest.Network, slot uint64, o options, r *row
 	invalid, withheld, aggregators, goroutines := o.invalid, o.withheld, o.aggregators, o.goroutines
 	// A proposer at the start of the slot packs the previous slots.
 	net.SetSlot(slot, 0)
-	r.blockAtts += len(p.AttestationsForBlock(slot))
+	r.blockAtts += p.AttestationsForBlock(slot, pool.BlockFilter{}).Len()
 
 	msgs := net.SlotMessages(slot, invalid, slot)
 	// The attestations of a share of the attesters come only in aggregates;
@@ -220,7 +220,7 @@ func runSlot(p *pool.Pool, net *pooltest.Network, slot uint64, o options, r *row
 	saps := aggregates(net, slot, msgs, aggregators)
 	chans := make([]<-chan pool.Result, len(saps))
 	for i, sap := range saps {
-		chans[i] = p.ValidateAggregateAsync(context.Background(), pool.NoPeer, sap)
+		chans[i] = pooltest.Async(func() pool.Result { return p.ValidateAggregate(context.Background(), pool.NoPeer, sap) })
 	}
 	for i, c := range chans {
 		res := <-c
@@ -252,7 +252,8 @@ func submit(p *pool.Pool, msgs []pooltest.Message, goroutines, hostile int) []po
 				if !msgs[i].Valid {
 					from = pool.Peer(fmt.Sprint("hostile-", i%hostile))
 				}
-				chans = append(chans, p.ValidateAttestationAsync(context.Background(), from, msgs[i].Att, msgs[i].Subnet))
+				att, subnet := msgs[i].Att, msgs[i].Subnet
+				chans = append(chans, pooltest.Async(func() pool.Result { return p.ValidateAttestation(context.Background(), from, att, subnet) }))
 			}
 			for k, c := range chans {
 				results[g+k*goroutines] = <-c

@@ -7,7 +7,7 @@ import (
 	"github.com/attpool/attpool/pool"
 )
 
-// SubmitAggregates sends msgs to p through ValidateAggregateAsync from
+// SubmitAggregates sends msgs to p through ValidateAggregate (Async) from
 // goroutines goroutines (the messages that are not late spread round-robin)
 // and waits for every verdict; then it sends the late messages the same way
 // and waits for theirs. wall runs from the first submission to the last
@@ -35,7 +35,9 @@ func submitAggregates(p *pool.Pool, msgs []AggregateMsg, idx []int, results []po
 	}
 	return spread(len(idx), goroutines,
 		func(k int) <-chan pool.Result {
-			return p.ValidateAggregateAsync(context.Background(), pool.NoPeer, msgs[idx[k]].Msg)
+			return Async(func() pool.Result {
+				return p.ValidateAggregate(context.Background(), pool.NoPeer, msgs[idx[k]].Msg)
+			})
 		},
 		func(k int, r pool.Result) { results[idx[k]] = r })
 }

@@ -5,8 +5,8 @@
 // SingleAttestations of whole slots (Network.SlotMessages) and their
 // SignedAggregateAndProof traffic as mainnet has it (AggregateTraffic), with
 // faults injected on demand, each with the verdict the pool must give it,
-// and the Prysm/Lighthouse baseline of the aggregates
-// (Network.BaselineAggregates).
+// and an aggregate's signature sets built without the pool
+// (Network.AggregateSets).
 package pooltest
 
 import (
@@ -175,17 +175,30 @@ func (n *Network) SlotMessages(slot uint64, faults float64, seed uint64) []Messa
 // DeriveKeys derives the keys of the validators in parallel.
 func (n *Network) DeriveKeys(validators []uint64) { n.Keys.Derive(validators) }
 
-// Submit sends msgs to p through ValidateAttestationAsync from goroutines
-// goroutines (message i from goroutine i%goroutines) and waits for every
-// verdict. wall runs from the first submission to the last verdict.
+// Submit sends msgs to p through ValidateAttestation, each from a goroutine
+// of its own (Async) started by one of goroutines goroutines (message i by
+// goroutine i%goroutines), and waits for every verdict. wall runs from the
+// first submission to the last verdict.
 func Submit(p *pool.Pool, msgs []Message, goroutines int) (results []pool.Result, wall time.Duration) {
 	results = make([]pool.Result, len(msgs))
 	wall = spread(len(msgs), goroutines,
 		func(i int) <-chan pool.Result {
-			return p.ValidateAttestationAsync(context.Background(), pool.NoPeer, msgs[i].Att, msgs[i].Subnet)
+			return Async(func() pool.Result {
+				return p.ValidateAttestation(context.Background(), pool.NoPeer, msgs[i].Att, msgs[i].Subnet)
+			})
 		},
 		func(i int, r pool.Result) { results[i] = r })
 	return results, wall
+}
+
+// Async runs validate on a goroutine of its own and sends its Result on the
+// returned channel (buffered): how a load generator submits many messages
+// without waiting for each, as a gossip layer validates each message on a
+// goroutine of its own.
+func Async(validate func() pool.Result) <-chan pool.Result {
+	ch := make(chan pool.Result, 1)
+	go func() { ch <- validate() }()
+	return ch
 }
 
 // spread submits messages 0 to n-1 from goroutines goroutines (message k

@@ -5,11 +5,15 @@ package baseline
 // gossip load through a pool that verifies as each client does. They give
 // exact per-set verdicts only because every failing batch ends in checks of
 // single sets; their batch checks are the clients', including where those
-// are weaker than attpool's (Prysm's unblinded sums). How each client batches
-// in time (batch sizes, waits) is the pool's configuration, not theirs.
+// are weaker than attpool's (Prysm's unblinded sums). Each also says how its
+// client batches in time (ClientBatching): a pool given one as its
+// SignatureVerifier takes batches as that client does.
 
 import (
+	"time"
+
 	"github.com/attpool/attpool/crypto"
+	"github.com/attpool/attpool/internal/clientbatch"
 	"github.com/attpool/attpool/verifier"
 )
 
@@ -21,6 +25,12 @@ import (
 // message is verified alone. The unblinded sum accepts a pair of invalid
 // signatures that cancel; only benchmarks should use it.
 type Prysm struct{}
+
+// ClientBatching is Prysm's queue: a batch every 5 ms or at 1,000 sets
+// (beacon-chain/sync/batch_verifier.go).
+func (Prysm) ClientBatching() clientbatch.Batching {
+	return clientbatch.Batching{Size: 1000, Min: 1000, Wait: 5 * time.Millisecond}
+}
 
 // Verify implements pool.SignatureVerifier with Prysm's method.
 func (Prysm) Verify(sets []verifier.Set) []bool {
@@ -78,6 +88,12 @@ func unblindedSum(group []verifier.Set) (verifier.Set, bool) {
 // scalars, a Miller loop per set); when it fails, every set alone.
 type Lighthouse struct{}
 
+// ClientBatching is Lighthouse's queue (and Grandine's): what is queued when
+// a worker is free, at most 64 (beacon_processor).
+func (Lighthouse) ClientBatching() clientbatch.Batching {
+	return clientbatch.Batching{Size: 64, Min: 1}
+}
+
 // Verify implements pool.SignatureVerifier with Lighthouse's method.
 func (Lighthouse) Verify(sets []verifier.Set) []bool {
 	if DistinctMessages(sets) {
@@ -92,6 +108,12 @@ func (Lighthouse) Verify(sets []verifier.Set) []bool {
 // 64-bit blinding, two Miller loops); a group that fails is verified set by
 // set, the other groups keep their verdict.
 type Lodestar struct{}
+
+// ClientBatching is Lodestar's queue: 50 ms unless 32 sets are queued, at
+// most 128 (network/processor/gossipQueues).
+func (Lodestar) ClientBatching() clientbatch.Batching {
+	return clientbatch.Batching{Size: 128, Min: 32, Wait: 50 * time.Millisecond}
+}
 
 // Verify implements pool.SignatureVerifier with Lodestar's method.
 func (Lodestar) Verify(sets []verifier.Set) []bool {
@@ -120,6 +142,12 @@ type Teku struct{}
 
 // tekuMinBatchToSplit is Teku's DEFAULT_MIN_BATCH_SIZE_TO_SPLIT.
 const tekuMinBatchToSplit = 25
+
+// ClientBatching is Teku's queue: what is queued when a thread is free, at
+// most 250 (AggregatingSignatureVerificationService).
+func (Teku) ClientBatching() clientbatch.Batching {
+	return clientbatch.Batching{Size: 250, Min: 1}
+}
 
 // Verify implements pool.SignatureVerifier with Teku's method.
 func (Teku) Verify(sets []verifier.Set) []bool {

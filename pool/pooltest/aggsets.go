@@ -1,40 +1,18 @@
 package pooltest
 
 import (
-	"time"
-
 	"github.com/attpool/attpool/attestation"
 	"github.com/attpool/attpool/crypto"
-	"github.com/attpool/attpool/internal/par"
 	"github.com/attpool/attpool/ssz"
 	"github.com/attpool/attpool/verifier"
-	"github.com/attpool/attpool/verifier/baseline"
 )
 
-// BaselineAggregates verifies the signatures of msgs as Prysm and Lighthouse
-// do, the baseline of the aggregate benchmarks: per message, the sum of its
-// participants' keys and its three sets (selection proof, aggregator
-// signature, aggregate signature) in one distinct-message batch
-// (baseline.DistinctMessages), each set alone (baseline.Individual) if the
-// batch fails: baseline.Lighthouse's Verify. The messages are spread over goroutines goroutines, as a
-// node's gossip validators run. valid[i] reports whether all three
-// signatures of msgs[i] are valid (false for a message too malformed to
-// have them); wall runs from the start to the last verdict.
-func (n *Network) BaselineAggregates(msgs []AggregateMsg, goroutines int) (valid []bool, wall time.Duration) {
-	valid = make([]bool, len(msgs))
-	t0 := time.Now()
-	par.ForOn(max(1, goroutines), len(msgs), 1, func(i int) {
-		if sets, have := n.aggregateSets(msgs[i].Msg); have {
-			ok := baseline.Lighthouse{}.Verify(sets[:])
-			valid[i] = ok[0] && ok[1] && ok[2]
-		}
-	})
-	return valid, time.Since(t0)
-}
-
-// aggregateSets returns the three signature sets of sap, the participants'
-// key summed; ok is false when sap cannot have them.
-func (n *Network) aggregateSets(sap *attestation.SignedAggregateAndProof) (sets [3]verifier.Set, ok bool) {
+// AggregateSets returns the three signature sets of sap (selection proof,
+// aggregator signature, aggregate signature against the participants' key
+// sum), built from the network without the pool: the reference a test or a
+// baseline checks sap's signatures against. ok is false when sap cannot
+// have them.
+func (n *Network) AggregateSets(sap *attestation.SignedAggregateAndProof) (sets [3]verifier.Set, ok bool) {
 	if sap == nil || sap.Message == nil || sap.Message.Aggregate == nil || sap.Message.Aggregate.Data == nil {
 		return sets, false
 	}
