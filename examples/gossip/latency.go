@@ -131,6 +131,7 @@ type timed struct {
 	att   *attestation.SingleAttestation
 	sub   uint64
 	agg   *pooltest.AggregateMsg // an aggregate instead of att
+	ptc   *ptcMsg                // a payload attestation instead of att
 	valid bool                   // of an attestation
 	from  pool.Peer              // the forwarding peer (latencyConfig.Attackers)
 }
@@ -222,10 +223,12 @@ type runOutcome struct {
 	latency   [numClasses][]time.Duration // verdict latencies by class (not of bursts)
 	wall, cpu time.Duration
 	wrong     int
-	lag       time.Duration // the latest a message was submitted after its arrival time
-	calls     int           // verification calls (batches) the pool made
-	sets      int           // signature sets in them
-	scheds    float64       // goroutines made to run (schedulings), estimated
+	lag       time.Duration           // the latest a message was submitted after its arrival time
+	calls     int                     // verification calls (batches) the pool made
+	sets      int                     // signature sets in them
+	scheds    float64                 // goroutines made to run (schedulings), estimated
+	costs     [numCosts]time.Duration // cpu by category (breakdownOf)
+	sampled   time.Duration           // the CPU profile's samples, all of them
 }
 
 // buildLatencyLoads signs the attestations of the slot's committees on the

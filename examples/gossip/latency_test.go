@@ -78,6 +78,7 @@ func TestLatencyQuick(t *testing.T) {
 			t.Errorf("load %d: burst %+v", li, l.Burst)
 		}
 	}
+	checkBreakdown(t, rep, table)
 	if !rep.Quick || len(rep.Targets) != 0 || strings.Contains(table, "Targets (") {
 		t.Errorf("a -quick run graded: quick %v, targets %+v", rep.Quick, rep.Targets)
 	}

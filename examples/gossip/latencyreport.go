@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/attpool/attpool/pool"
 	"github.com/attpool/attpool/pool/pooltest"
 )
 
@@ -38,9 +40,12 @@ type latencyReport struct {
 	Quick bool `json:"quick,omitempty"`
 	// Targets is the checks of the named targets (targets.go) on the
 	// medians, in a graded run.
-	Targets       []target `json:"targets,omitempty"`
-	WrongVerdicts int      `json:"wrong_verdicts"`
-	TotalSeconds  float64  `json:"total_seconds"`
+	Targets []target `json:"targets,omitempty"`
+	// Units are the costs of the floor's operations, measured in the run
+	// (medians of a calibration at the start of each repetition).
+	Units         unitCosts `json:"unit_costs"`
+	WrongVerdicts int       `json:"wrong_verdicts"`
+	TotalSeconds  float64   `json:"total_seconds"`
 }
 
 // coreResult is the loads at one GOMAXPROCS of the core sweep.
@@ -96,6 +101,11 @@ type policyResult struct {
 	// runtime/metrics' sampled /sched/latencies count: the scheduler's work.
 	SchedPerMessage spread `json:"schedulings_per_message"`
 	WrongVerdicts   int    `json:"wrong_verdicts"`
+	// Breakdown is CPUPer1000 by category of work (floor.go), of the run
+	// whose CPU is the median.
+	Breakdown [numCosts]float64 `json:"cpu_seconds_per_1000_by_category"`
+	// Sampled is the CPU profile's samples over the process CPU measured.
+	Sampled spread `json:"profile_sampled_share"`
 }
 
 // loadResult is one load: every policy, and attpool's burst of the same
@@ -109,6 +119,8 @@ type loadResult struct {
 	// Fluid is the wait the arrivals alone cost a node as fast as the
 	// burst of the load's attestations alone (fluid.go).
 	Fluid fluidBound `json:"fluid_bound"`
+	// Floor is the CPU of the load's cryptographic work alone (floor.go).
+	Floor floorResult `json:"floor"`
 }
 
 // percentile is the nearest-rank q-quantile of sorted, in milliseconds.
@@ -124,7 +136,9 @@ func percentile(sorted []time.Duration, q float64) float64 {
 func summarize(name string, runs []runOutcome) policyResult {
 	r := policyResult{Policy: name}
 	var cpu, per, wall, lag, spc, spm []float64
+	var sampled []float64
 	for _, o := range runs {
+		sampled = append(sampled, o.sampled.Seconds()/max(o.cpu.Seconds(), 1e-9))
 		spm = append(spm, o.scheds/float64(max(o.messages, 1)))
 		lag = append(lag, ms64(o.lag))
 		spc = append(spc, float64(o.sets)/float64(max(o.calls, 1)))
@@ -135,6 +149,12 @@ func summarize(name string, runs []runOutcome) policyResult {
 	}
 	r.CPUSeconds, r.CPUPer1000, r.WallSeconds, r.DispatchLagMs = spreadOf(cpu), spreadOf(per), spreadOf(wall), spreadOf(lag)
 	r.SetsPerCall, r.SchedPerMessage = spreadOf(spc), spreadOf(spm)
+	r.Sampled = spreadOf(sampled)
+	if i := slices.Index(per, r.CPUPer1000.Median); i >= 0 {
+		for k, c := range runs[i].costs {
+			r.Breakdown[k] = c.Seconds() * 1000 / float64(max(runs[i].messages, 1))
+		}
+	}
 	r.Valid = summarizeClass(runs, classValid)
 	for c, dst := range map[int]**latencySummary{classInvalid: &r.Invalid, classAggregate: &r.Aggregate, classAggregateInvalid: &r.AggregateInvalid} {
 		if s := summarizeClass(runs, c); s.Messages > 0 {
@@ -199,8 +219,10 @@ func runLatency(cfg latencyConfig) (*latencyReport, error) {
 	}
 	procs := runtime.GOMAXPROCS(0)
 	defer runtime.GOMAXPROCS(procs)
+	var units []unitCosts
 	for rep := range cfg.Reps {
 		runtime.GOMAXPROCS(procs)
+		units = append(units, calibrate())
 		if err := main.runRep(cfg, net, loads, pols, rep, logf); err != nil {
 			return nil, err
 		}
@@ -220,12 +242,13 @@ func runLatency(cfg latencyConfig) (*latencyReport, error) {
 	if cfg.Aggregates {
 		rep.AggArrival = &cfg.Agg
 	}
+	rep.Units = medianUnits(units)
 	var wrong int
-	rep.Loads, wrong = main.results(cfg, loads, pols)
+	rep.Loads, wrong = main.results(cfg, loads, pols, rep.Units)
 	rep.WrongVerdicts += wrong
 	for i, n := range cfg.Procs {
 		c := coreResult{GOMAXPROCS: n, Oversubscribed: n > runtime.NumCPU()}
-		c.Loads, wrong = sweep[i].results(cfg, loads, pols)
+		c.Loads, wrong = sweep[i].results(cfg, loads, pols, rep.Units)
 		rep.WrongVerdicts += wrong
 		rep.CoreSweep = append(rep.CoreSweep, c)
 	}
@@ -263,24 +286,26 @@ func (t *runTable) runRep(cfg latencyConfig, net *pooltest.Network, loads []late
 		for k := range pols {
 			pi := (rep + li + k) % len(pols)
 			var o runOutcome
-			err := cfg.profiled(pols[pi].Name, l.spec, "timed", rep, func() (err error) {
+			costs, err := cfg.profiled(pols[pi].Name, l.spec, "timed", rep, func() (err error) {
 				o, err = runTimed(pols[pi].config(), net, l, cfg.RealTime)
 				return err
 			})
 			if err != nil {
 				return err
 			}
+			o.costs, o.sampled = breakdownOf(costs, o.cpu), sum(costs[:])
 			t.runs[li][pi] = append(t.runs[li][pi], o)
 			logf("rep %d, GOMAXPROCS %d, %v, %s: wall %.2fs, CPU %.2fs, %d wrong", rep+1, procs, l.spec, pols[pi].Name, o.wall.Seconds(), o.cpu.Seconds(), o.wrong)
 		}
 		var b runOutcome
-		err := cfg.profiled(pols[0].Name, l.spec, "burst", rep, func() (err error) {
+		costs, err := cfg.profiled(pols[0].Name, l.spec, "burst", rep, func() (err error) {
 			b, err = runBurst(pols[0].config(), net, l, cfg.Goroutines)
 			return err
 		})
 		if err != nil {
 			return err
 		}
+		b.costs, b.sampled = breakdownOf(costs, b.cpu), sum(costs[:])
 		t.bursts[li] = append(t.bursts[li], b)
 		if b, err = runBurst(pols[0].config(), net, l.attestationsOnly(), cfg.Goroutines); err != nil {
 			return err
@@ -291,7 +316,7 @@ func (t *runTable) runRep(cfg latencyConfig, net *pooltest.Network, loads []late
 }
 
 // results folds the runs of each load, and counts their wrong verdicts.
-func (t *runTable) results(cfg latencyConfig, loads []latencyLoad, pols []policy) ([]loadResult, int) {
+func (t *runTable) results(cfg latencyConfig, loads []latencyLoad, pols []policy, u unitCosts) ([]loadResult, int) {
 	var out []loadResult
 	wrong := 0
 	for li, l := range loads {
@@ -310,28 +335,26 @@ func (t *runTable) results(cfg latencyConfig, loads []latencyLoad, pols []policy
 		atts := lr.Messages - lr.Aggregates
 		lr.Fluid = fluidQueue(cfg.Att, atts, float64(atts)/spreadOf(t.attBursts[li]).Median)
 		wrong += lr.Burst.WrongVerdicts
+		lr.Floor = floorOf(&loads[li], pool.DefaultConfig().LatencyBudget, u, lr.Policies[0].CPUPer1000.Median, lr.Burst.CPUPer1000.Median)
 		out = append(out, lr)
 	}
 	return out, wrong
 }
 
 // profiled runs f, the run of policy on load (kind timed or burst) in
-// repetition rep, under a CPU profile of its own when cfg.ProfileDir is set:
+// repetition rep, under a CPU profile, and returns the profile's CPU by
+// category (profileCosts). When cfg.ProfileDir is set the profile is kept in
 // ProfileDir/<policy>_<subnets>-<invalid>_<kind>_p<GOMAXPROCS>_<rep>.pprof
 // (a policy's "/" written "-"). A profile of one run holds what the process
 // did during it, the scheduler's and the benchmark's own goroutines
 // included.
-func (cfg latencyConfig) profiled(policy string, load loadSpec, kind string, rep int, f func() error) error {
-	if cfg.ProfileDir == "" {
-		return f()
+func (cfg latencyConfig) profiled(policy string, load loadSpec, kind string, rep int, f func() error) ([numCosts]time.Duration, error) {
+	var save func([]byte) error
+	if cfg.ProfileDir != "" {
+		name := fmt.Sprintf("%s_%d-%g_%s_p%d_%d.pprof", strings.ReplaceAll(policy, "/", "-"), load.Subnets, load.Invalid, kind, runtime.GOMAXPROCS(0), rep+1)
+		save = func(b []byte) error { return os.WriteFile(filepath.Join(cfg.ProfileDir, name), b, 0o644) }
 	}
-	name := fmt.Sprintf("%s_%d-%g_%s_p%d_%d.pprof", strings.ReplaceAll(policy, "/", "-"), load.Subnets, load.Invalid, kind, runtime.GOMAXPROCS(0), rep+1)
-	stop, err := startProfile(filepath.Join(cfg.ProfileDir, name))
-	if err != nil {
-		return err
-	}
-	defer stop()
-	return f()
+	return profiledCosts(f, save)
 }
 
 // choosePolicies returns the named policies in policies()'s order, attpool
@@ -395,6 +418,7 @@ func (r *latencyReport) printTable(w io.Writer) {
 	if r.Attackers > 0 {
 		fmt.Fprintf(w, "forwarding peers: the invalid messages from %d attacker peers, the valid ones from %d honest peers\n", r.Attackers, honestPeers)
 	}
+	fmt.Fprintf(w, "unit costs measured in this run, CPU µs (floor.go): %s\n", r.Units.line())
 	fmt.Fprintln(w, "latency: submission to verdict, ms (valid/invalid: attestations; agg: aggregates); CPU: process user+system seconds per 1,000 messages")
 	for _, l := range r.Loads {
 		fmt.Fprintf(w, "\n%v: %s attestations, %s aggregates\n", l.loadSpec, group(l.Messages-l.Aggregates), group(l.Aggregates))
@@ -417,6 +441,7 @@ func (r *latencyReport) printTable(w io.Writer) {
 		}
 		fmt.Fprintf(w, "latest submission after its arrival time (ms; the benchmark's own lag): %s\n", strings.Join(lags, ", "))
 		f := l.Fluid
+		printFloor(w, &l)
 		fmt.Fprintf(w, "fluid bound: the attestations alone in a burst go at %s/s; arriving at up to %s/s (%.0f ms after the deadline), a queue served that fast waits at most %.1f ms\n",
 			group(int(f.Rate)), group(int(f.Peak)), f.PeakAtMs, f.WaitMs)
 	}
