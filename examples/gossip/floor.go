@@ -8,7 +8,6 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"crypto/rand"
 	"crypto/sha256"
 	"fmt"
@@ -19,8 +18,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/google/pprof/profile"
 	blst "github.com/supranational/blst/bindings/go"
-	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/attpool/attpool/attestation"
 )
@@ -69,174 +68,29 @@ func costOf(frames []string) int {
 	return costRest
 }
 
-// profileCosts sums the CPU time of the samples of a CPU profile (the
-// gzipped protocol buffer runtime/pprof writes) by category. rest is the
-// time of the samples no rule matched.
+// profileCosts sums the CPU time of the samples of a CPU profile (as
+// runtime/pprof writes it) by category. rest is the time of the samples no
+// rule matched.
 func profileCosts(data []byte) (c [numCosts]time.Duration, err error) {
-	zr, err := gzip.NewReader(bytes.NewReader(data))
+	p, err := profile.Parse(bytes.NewReader(data))
 	if err != nil {
 		return c, err
 	}
-	raw, err := io.ReadAll(zr)
-	if err != nil {
-		return c, err
-	}
-	p, err := parseProfile(raw)
-	if err != nil {
-		return c, err
-	}
-	for _, s := range p.samples {
-		var frames []string
-		for _, loc := range s.locs {
-			for _, fn := range p.locations[loc] {
-				frames = append(frames, p.strings[p.functions[fn]])
+	for _, s := range p.Sample {
+		if len(s.Value) == 0 {
+			continue
+		}
+		var frames []string // innermost first: a location's inlined lines come first
+		for _, loc := range s.Location {
+			for _, line := range loc.Line {
+				if line.Function != nil {
+					frames = append(frames, line.Function.Name)
+				}
 			}
 		}
-		c[costOf(frames)] += time.Duration(s.nanos)
+		c[costOf(frames)] += time.Duration(s.Value[len(s.Value)-1])
 	}
 	return c, nil
-}
-
-// cpuProfile is the part of a CPU profile profileCosts reads: the samples'
-// stacks (location ids, innermost first) and CPU nanoseconds, each
-// location's functions (inlined ones first), each function's name.
-type cpuProfile struct {
-	samples   []profSample
-	locations map[uint64][]uint64 // location id: function ids
-	functions map[uint64]int64    // function id: name's index in strings
-	strings   []string
-}
-
-type profSample struct {
-	locs  []uint64
-	nanos int64
-}
-
-// parseProfile reads the fields of profile.proto (github.com/google/pprof)
-// cpuProfile holds: Profile.sample (2), location (4), function (5),
-// string_table (6); Sample.location_id (1), value (2: samples, CPU
-// nanoseconds); Location.id (1), line (4); Line.function_id (1);
-// Function.id (1), name (2).
-func parseProfile(b []byte) (*cpuProfile, error) {
-	p := &cpuProfile{locations: map[uint64][]uint64{}, functions: map[uint64]int64{}}
-	err := eachField(b, func(num protowire.Number, typ protowire.Type, v []byte, _ uint64) error {
-		switch num {
-		case 2:
-			var s profSample
-			var vals []uint64
-			err := eachField(v, func(n protowire.Number, t protowire.Type, v []byte, x uint64) error {
-				switch n {
-				case 1:
-					return appendUints(&s.locs, t, v, x)
-				case 2:
-					return appendUints(&vals, t, v, x)
-				}
-				return nil
-			})
-			if len(vals) > 0 {
-				s.nanos = int64(vals[len(vals)-1])
-			}
-			p.samples = append(p.samples, s)
-			return err
-		case 4:
-			var id uint64
-			var fns []uint64
-			err := eachField(v, func(n protowire.Number, _ protowire.Type, v []byte, x uint64) error {
-				switch n {
-				case 1:
-					id = x
-				case 4:
-					return eachField(v, func(n protowire.Number, _ protowire.Type, _ []byte, x uint64) error {
-						if n == 1 {
-							fns = append(fns, x)
-						}
-						return nil
-					})
-				}
-				return nil
-			})
-			p.locations[id] = fns
-			return err
-		case 5:
-			var id uint64
-			var name int64
-			err := eachField(v, func(n protowire.Number, _ protowire.Type, _ []byte, x uint64) error {
-				switch n {
-				case 1:
-					id = x
-				case 2:
-					name = int64(x)
-				}
-				return nil
-			})
-			p.functions[id] = name
-			return err
-		case 6:
-			p.strings = append(p.strings, string(v))
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	for _, name := range p.functions {
-		if name < 0 || name >= int64(len(p.strings)) {
-			return nil, fmt.Errorf("profile: function name %d outside the string table (%d)", name, len(p.strings))
-		}
-	}
-	return p, nil
-}
-
-// eachField calls f with each field of the message b: its number, type,
-// and its bytes (length-delimited) or value (varint, fixed).
-func eachField(b []byte, f func(num protowire.Number, typ protowire.Type, v []byte, x uint64) error) error {
-	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
-			return protowire.ParseError(n)
-		}
-		b = b[n:]
-		var v []byte
-		var x uint64
-		switch typ {
-		case protowire.VarintType:
-			x, n = protowire.ConsumeVarint(b)
-		case protowire.BytesType:
-			v, n = protowire.ConsumeBytes(b)
-		case protowire.Fixed64Type:
-			x, n = protowire.ConsumeFixed64(b)
-		case protowire.Fixed32Type:
-			var y uint32
-			y, n = protowire.ConsumeFixed32(b)
-			x = uint64(y)
-		default:
-			n = protowire.ConsumeFieldValue(num, typ, b)
-		}
-		if n < 0 {
-			return protowire.ParseError(n)
-		}
-		b = b[n:]
-		if err := f(num, typ, v, x); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// appendUints appends a repeated uint64 field's value, packed or not.
-func appendUints(dst *[]uint64, typ protowire.Type, v []byte, x uint64) error {
-	if typ != protowire.BytesType {
-		*dst = append(*dst, x)
-		return nil
-	}
-	for len(v) > 0 {
-		y, n := protowire.ConsumeVarint(v)
-		if n < 0 {
-			return protowire.ParseError(n)
-		}
-		*dst, v = append(*dst, y), v[n:]
-	}
-	return nil
 }
 
 // profiledCosts runs f under a CPU profile and returns the profile's
