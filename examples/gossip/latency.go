@@ -34,7 +34,6 @@ type latencyConfig struct {
 	Loads      []loadSpec
 	Policies   []string // names of policies(); empty: all
 	Reps       int
-	Goroutines int // of the burst runs
 	Att        arrival
 	Agg        arrival       // of the aggregates, after their deadline (8 s into the slot)
 	Aggregates bool          // mix every aggregate of the slot into each load
@@ -485,7 +484,7 @@ const burstCallers = 2048
 // layer's validators run, so that up to burstCallers messages are in the
 // pool at once. It is the burst the target "close to the burst" compares
 // with; its latencies are not kept.
-func runBurst(pc pool.Config, net *pooltest.Network, l *latencyLoad, _ int) (runOutcome, error) {
+func runBurst(pc pool.Config, net *pooltest.Network, l *latencyLoad) (runOutcome, error) {
 	o, err := measure(pc, net, l, func(p *pool.Pool, res []pool.Result, _ []time.Duration) time.Duration {
 		var next atomic.Int64
 		var wg sync.WaitGroup

@@ -28,7 +28,7 @@ func quickConfig(t *testing.T) latencyConfig {
 		reps, clients, loads[1].Subnets = 1, clients[1:], 2
 	}
 	return latencyConfig{
-		Validators: quickLatency.Validators, Reps: reps, Goroutines: 8, Seed: 5, Att: att, Agg: att, Aggregates: true, AggOffset: quickLatency.AggOffset,
+		Validators: quickLatency.Validators, Reps: reps, Seed: 5, Att: att, Agg: att, Aggregates: true, AggOffset: quickLatency.AggOffset,
 		Loads: loads, Policies: clients, Quick: true,
 	}
 }

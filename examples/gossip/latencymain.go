@@ -13,7 +13,7 @@ import (
 )
 
 // latencyFlagSet is the flags of -latency (the shared ones, -validators
-// -seed -goroutines -json, are the main job's).
+// -seed -json, are the main job's; -latency takes no -goroutines).
 type latencyFlagSet struct {
 	on              bool
 	loads           string
@@ -87,7 +87,7 @@ func latencyFlags(fs *flag.FlagSet) *latencyFlagSet {
 func latencyConfigOf(f *latencyFlagSet, main config) (latencyConfig, error) {
 	set := f.set
 	cfg := latencyConfig{
-		Validators: latencyValidators, Reps: f.reps, Goroutines: main.Goroutines, Seed: main.Seed, Quick: f.quick,
+		Validators: latencyValidators, Reps: f.reps, Seed: main.Seed, Quick: f.quick,
 		RealTime: f.realTime, Log: main.Log, Progress: main.Progress, Attackers: f.attackers,
 		AggOffset: aggregateDeadline - attestationDeadline, ProfileDir: f.profileDir,
 	}

@@ -299,7 +299,7 @@ func (t *runTable) runRep(cfg latencyConfig, net *pooltest.Network, loads []late
 		}
 		var b runOutcome
 		costs, err := cfg.profiled(pols[0].Name, l.spec, "burst", rep, func() (err error) {
-			b, err = runBurst(pols[0].config(), net, l, cfg.Goroutines)
+			b, err = runBurst(pols[0].config(), net, l)
 			return err
 		})
 		if err != nil {
@@ -307,7 +307,7 @@ func (t *runTable) runRep(cfg latencyConfig, net *pooltest.Network, loads []late
 		}
 		b.costs, b.sampled = breakdownOf(costs, b.cpu), sum(costs[:])
 		t.bursts[li] = append(t.bursts[li], b)
-		if b, err = runBurst(pols[0].config(), net, l.attestationsOnly(), cfg.Goroutines); err != nil {
+		if b, err = runBurst(pols[0].config(), net, l.attestationsOnly()); err != nil {
 			return err
 		}
 		t.attBursts[li] = append(t.attBursts[li], b.wall.Seconds())
@@ -445,7 +445,7 @@ func (r *latencyReport) printTable(w io.Writer) {
 		fmt.Fprintf(w, "fluid bound: the attestations alone in a burst go at %s/s; arriving at up to %s/s (%.0f ms after the deadline), a queue served that fast waits at most %.1f ms\n",
 			group(int(f.Rate)), group(int(f.Peak)), f.PeakAtMs, f.WaitMs)
 	}
-	fmt.Fprintln(w, "\n(burst: attpool on the same messages, all submitted at once from -goroutines goroutines)")
+	fmt.Fprintln(w, "\n(burst: attpool on the same messages, all submitted at once, up to 2,048 in the pool at a time)")
 	r.printCoreSweep(w)
 	switch {
 	case r.Quick:
