@@ -37,9 +37,15 @@ type latencyConfig struct {
 	Att        arrival
 	Agg        arrival       // of the aggregates, after their deadline (8 s into the slot)
 	Aggregates bool          // mix every aggregate of the slot into each load
-	AggOffset  time.Duration // from the attestations' deadline to the aggregates' (4 s)
-	Seed       uint64
-	RealTime   bool // do not skip the stretches in which nothing is in flight
+	AggOffset  time.Duration // from the attestations' deadline to the aggregates' (4 s; Gloas 3 s)
+	// Gloas: the Gloas rules in force from the slot on, its deadlines
+	// (gloasDeadlines) and every PTC vote of the slot mixed into each load,
+	// PTCOffset after the attestations' deadline, with the aggregates'
+	// arrival model.
+	Gloas     bool
+	PTCOffset time.Duration
+	Seed      uint64
+	RealTime  bool // do not skip the stretches in which nothing is in flight
 	// Attackers, when positive, gives every message a forwarding peer: the
 	// invalid ones come from Attackers peers of the attacker's, the valid
 	// ones from honestPeers others (0: no peer, pool.NoPeer).
@@ -137,15 +143,13 @@ type timed struct {
 
 // submit sends the message and waits for its verdict.
 func (m *timed) submit(p *pool.Pool) pool.Result {
-	if m.agg != nil {
+	switch {
+	case m.agg != nil:
 		return p.ValidateAggregate(context.Background(), m.from, m.agg.Msg)
+	case m.ptc != nil:
+		return p.ValidatePayloadAttestation(context.Background(), m.from, m.ptc.msg)
 	}
 	return p.ValidateAttestation(context.Background(), m.from, m.att, m.sub)
-}
-
-// submitAsync sends the message from a goroutine of its own.
-func (m *timed) submitAsync(p *pool.Pool) <-chan pool.Result {
-	return pooltest.Async(func() pool.Result { return m.submit(p) })
 }
 
 // honestPeers is the number of honest peers the messages come from when
@@ -160,7 +164,7 @@ const honestPeers = 64
 func assignPeers(l *latencyLoad, attackers int, rng *rand.Rand) {
 	for i := range l.msgs {
 		m := &l.msgs[i]
-		if c := m.class(); c == classInvalid || c == classAggregateInvalid {
+		if c := m.class(); c == classInvalid || c == classAggregateInvalid || c == classPayloadInvalid {
 			m.from = pool.Peer(fmt.Sprint("attacker-", rng.IntN(attackers)))
 		} else {
 			m.from = pool.Peer(fmt.Sprint("peer-", rng.IntN(honestPeers)))
@@ -170,8 +174,11 @@ func assignPeers(l *latencyLoad, attackers int, rng *rand.Rand) {
 
 // ok reports whether r is the verdict the message must get.
 func (m *timed) ok(r pool.Result) bool {
-	if m.agg != nil {
+	switch {
+	case m.agg != nil:
 		return m.agg.Matches(r)
+	case m.ptc != nil:
+		return m.ptc.ok(r)
 	}
 	return verdictOK(m.valid, r)
 }
@@ -184,6 +191,10 @@ func (m *timed) class() int {
 		return classAggregate
 	case m.agg != nil:
 		return classAggregateInvalid
+	case m.ptc != nil && m.ptc.valid:
+		return classPayload
+	case m.ptc != nil:
+		return classPayloadInvalid
 	case m.valid:
 		return classValid
 	}
@@ -196,20 +207,24 @@ const (
 	classInvalid
 	classAggregate
 	classAggregateInvalid
+	classPayload
+	classPayloadInvalid
 	numClasses
 )
 
-// latencyLoad is a load's messages, sorted by arrival.
+// latencyLoad is a load's messages, sorted by arrival, and where the
+// pool's clock stands in the slot: the attestations' deadline.
 type latencyLoad struct {
-	spec loadSpec
-	msgs []timed
+	spec     loadSpec
+	msgs     []timed
+	deadline time.Duration
 }
 
-// attestationsOnly is l without its aggregates.
+// attestationsOnly is l without its aggregates and payload attestations.
 func (l *latencyLoad) attestationsOnly() *latencyLoad {
-	out := &latencyLoad{spec: l.spec}
+	out := &latencyLoad{spec: l.spec, deadline: l.deadline}
 	for _, m := range l.msgs {
-		if m.agg == nil {
+		if m.agg == nil && m.ptc == nil {
 			out.msgs = append(out.msgs, m)
 		}
 	}
@@ -233,7 +248,9 @@ type runOutcome struct {
 // buildLatencyLoads signs the attestations of the slot's committees on the
 // largest subnet count asked for and makes each load from them: the
 // attestations of its subnets, an invalid share of them with another
-// attester's signature, and an arrival time for each from the model.
+// attester's signature, and an arrival time for each from the model; with
+// the aggregates and (Gloas) the PTC's votes of the slot, of the same
+// invalid share, mixed in.
 func buildLatencyLoads(cfg latencyConfig, net *pooltest.Network) ([]latencyLoad, error) {
 	slot := uint64(firstSlot)
 	most := 0
@@ -241,22 +258,14 @@ func buildLatencyLoads(cfg latencyConfig, net *pooltest.Network) ([]latencyLoad,
 		most = max(most, l.Subnets)
 	}
 	sg := signer{net: net}
-	cps, _ := net.Committees.CommitteeCountPerSlot(slot / net.SlotsPerEpoch)
-	var signers []uint64
-	for ci := range cps {
-		if sg.subnet(slot, ci) < uint64(most) {
-			members, _ := net.Committees.BeaconCommittee(slot, ci)
-			signers = append(signers, members...)
-		}
+	e := &env{net: net}
+	if cfg.Gloas {
+		net.Gloas = e.gloasNode() // before the aggregates are signed: over the Gloas root
 	}
-	bar := newProgress(cfg.Progress, "keys", len(signers))
-	for lo := 0; lo < len(signers); lo += 1024 {
-		part := signers[lo:min(lo+1024, len(signers))]
-		net.DeriveKeys(part)
-		bar.Add(len(part))
+	if err := deriveLatencyKeys(cfg, e, slot, most); err != nil {
+		return nil, err
 	}
-	bar.Done()
-	bar = newProgress(cfg.Progress, "signing", int(net.Validators/net.SlotsPerEpoch))
+	bar := newProgress(cfg.Progress, "signing", int(net.Validators/net.SlotsPerEpoch))
 	all, err := sg.signSlotSubnets(slot, uint64(most), bar)
 	bar.Done()
 	if err != nil {
@@ -268,31 +277,16 @@ func buildLatencyLoads(cfg latencyConfig, net *pooltest.Network) ([]latencyLoad,
 			return nil, err
 		}
 	}
+	deadline := electraDeadlines.attestation
+	if cfg.Gloas {
+		deadline = gloasDeadlines.attestation
+	}
 	var loads []latencyLoad
 	for li, spec := range cfg.Loads {
-		var base []message
-		for _, m := range all {
-			if m.subnet < uint64(spec.Subnets) {
-				base = append(base, m)
-			}
-		}
-		if len(base) == 0 {
-			return nil, fmt.Errorf("load %v: no committee on those subnets (%d committees a slot)", spec, cps)
-		}
 		rng := rand.New(rand.NewPCG(cfg.Seed, uint64(li)))
-		bad := make(map[int]bool)
-		for _, i := range rng.Perm(len(base))[:int(spec.Invalid*float64(len(base))+0.5)] {
-			bad[i] = true
-		}
-		l := latencyLoad{spec: spec}
-		for i, m := range base {
-			t := timed{at: cfg.Att.draw(rng), att: m.att, sub: m.subnet, valid: !bad[i]}
-			if bad[i] {
-				att := *m.att
-				att.Signature = base[(i+1)%len(base)].att.Signature
-				t.att = &att
-			}
-			l.msgs = append(l.msgs, t)
+		l := latencyLoad{spec: spec, deadline: deadline}
+		if err := l.addAttestations(cfg, all, rng); err != nil {
+			return nil, err
 		}
 		if cfg.Aggregates {
 			aggs, err := gen.Slot(slot, pooltest.SignatureFaults(int(spec.Invalid*float64(gen.count)+0.5)))
@@ -301,6 +295,15 @@ func buildLatencyLoads(cfg latencyConfig, net *pooltest.Network) ([]latencyLoad,
 			}
 			for i := range aggs {
 				l.msgs = append(l.msgs, timed{at: cfg.AggOffset + cfg.Agg.draw(rng), agg: &aggs[i]})
+			}
+		}
+		if cfg.Gloas {
+			_, votes, err := sg.signPTC(slot, e.ptcMembers(slot), spec.Invalid, cfg.Seed+uint64(li))
+			if err != nil {
+				return nil, err
+			}
+			for i := range votes {
+				l.msgs = append(l.msgs, timed{at: cfg.PTCOffset + cfg.Agg.draw(rng), ptc: &votes[i]})
 			}
 		}
 		slices.SortStableFunc(l.msgs, func(a, b timed) int { return int(a.at - b.at) })
@@ -312,11 +315,84 @@ func buildLatencyLoads(cfg latencyConfig, net *pooltest.Network) ([]latencyLoad,
 	return loads, nil
 }
 
-// The deadlines of the two topics, into the slot: attestations are sent
-// at 4 s, aggregates at 8 s.
-const (
-	attestationDeadline = 4 * time.Second
-	aggregateDeadline   = 8 * time.Second
+// deriveLatencyKeys derives the keys of the slot's attesters on the first
+// subnets and (Gloas) of its PTC.
+func deriveLatencyKeys(cfg latencyConfig, e *env, slot uint64, subnets int) error {
+	net := e.net
+	sg := signer{net: net}
+	cps, _ := net.Committees.CommitteeCountPerSlot(slot / net.SlotsPerEpoch)
+	var signers []uint64
+	for ci := range cps {
+		if sg.subnet(slot, ci) < uint64(subnets) {
+			members, _ := net.Committees.BeaconCommittee(slot, ci)
+			signers = append(signers, members...)
+		}
+	}
+	if cfg.Gloas {
+		ptc := e.ptcMembers(slot)
+		if len(ptc) == 0 {
+			return fmt.Errorf("-gloas: slot %d has no PTC", slot)
+		}
+		signers = append(signers, ptc...)
+	}
+	bar := newProgress(cfg.Progress, "keys", len(signers))
+	for lo := 0; lo < len(signers); lo += 1024 {
+		part := signers[lo:min(lo+1024, len(signers))]
+		net.DeriveKeys(part)
+		bar.Add(len(part))
+	}
+	bar.Done()
+	return nil
+}
+
+// addAttestations adds the attestations of all on the load's subnets, an
+// invalid share of them (drawn with rng) with the next one's signature,
+// each at a time drawn from the model.
+func (l *latencyLoad) addAttestations(cfg latencyConfig, all []message, rng *rand.Rand) error {
+	var base []message
+	for _, m := range all {
+		if m.subnet < uint64(l.spec.Subnets) {
+			base = append(base, m)
+		}
+	}
+	if len(base) == 0 {
+		return fmt.Errorf("load %v: no committee on those subnets", l.spec)
+	}
+	bad := make(map[int]bool)
+	for _, i := range rng.Perm(len(base))[:int(l.spec.Invalid*float64(len(base))+0.5)] {
+		bad[i] = true
+	}
+	for i, m := range base {
+		t := timed{at: cfg.Att.draw(rng), att: m.att, sub: m.subnet, valid: !bad[i]}
+		if bad[i] {
+			att := *m.att
+			att.Signature = base[(i+1)%len(base)].att.Signature
+			t.att = &att
+		}
+		l.msgs = append(l.msgs, t)
+	}
+	return nil
+}
+
+// deadlines is where in the slot each topic's messages are due: the
+// *_DUE_BPS of the consensus specs' configuration, as
+// get_slot_component_duration_ms computes them (basis points of the slot,
+// rounded down to the millisecond).
+type deadlines struct{ attestation, aggregate, payload time.Duration }
+
+// dueBPS is get_slot_component_duration_ms(bps) of a 12 s slot.
+func dueBPS(bps int64) time.Duration {
+	return time.Duration(bps*12000/10000) * time.Millisecond
+}
+
+var (
+	// electraDeadlines: ATTESTATION_DUE_BPS 3333 and AGGREGATE_DUE_BPS 6667
+	// (3.999 s and 8.000 s).
+	electraDeadlines = deadlines{attestation: dueBPS(3333), aggregate: dueBPS(6667)}
+	// gloasDeadlines: ATTESTATION_DUE_BPS_GLOAS 2500,
+	// AGGREGATE_DUE_BPS_GLOAS 5000 and PAYLOAD_ATTESTATION_DUE_BPS 7500
+	// (3 s, 6 s and 9 s).
+	gloasDeadlines = deadlines{attestation: dueBPS(2500), aggregate: dueBPS(5000), payload: dueBPS(7500)}
 )
 
 // aggregateGen is pooltest's aggregate traffic and the number of
@@ -342,7 +418,7 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// measure runs send on a new pool of pc with the clock 4 s into the slot
+// measure runs send on a new pool of pc with the clock at l's deadline
 // and tallies the verdicts send stores in res (and the latencies in lat,
 // unless nil). Wall and CPU (the process's) run from just before send to
 // its return, once every verdict is in.
@@ -354,7 +430,7 @@ func measure(pc pool.Config, net *pooltest.Network, l *latencyLoad, send func(p 
 		return runOutcome{}, err
 	}
 	defer p.Close()
-	net.SetSlot(firstSlot, attestationDeadline)
+	net.SetSlot(firstSlot, l.deadline)
 	n := len(l.msgs)
 	res, lat := make([]pool.Result, n), make([]time.Duration, n)
 	runtime.GC()

@@ -103,6 +103,64 @@ func TestLatencyQuick(t *testing.T) {
 	drawCharts(t, dir, false)
 }
 
+// TestLatencyQuickGloas runs -quick -gloas: the Gloas deadlines, the PTC's
+// votes of the slot in every load (the invalid share among them too), every
+// verdict right (the aggregates are signed over the Gloas root and the PTC
+// votes are accepted only under the Gloas rules), and the report gives the
+// PTC rows.
+func TestLatencyQuickGloas(t *testing.T) {
+	cfg := quickConfig(t)
+	cfg.Gloas, cfg.PTCOffset = true, quickLatency.PTCOffset
+	cfg.Policies, cfg.Reps = cfg.Policies[len(cfg.Policies)-1:], 1
+	net := pooltest.NewNetwork(cfg.Validators, firstSlot+1)
+	loads, err := buildLatencyLoads(cfg, net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	members := len((&env{net: net}).ptcMembers(firstSlot))
+	for li, l := range loads {
+		if l.deadline != 3*time.Second {
+			t.Errorf("load %d: the clock at %v into the slot, want the Gloas attestation deadline, 3s", li, l.deadline)
+		}
+		var votes, bad int
+		for _, m := range l.msgs {
+			if m.ptc == nil {
+				continue
+			}
+			votes++
+			if m.class() == classPayloadInvalid {
+				bad++
+			}
+			if m.at < cfg.PTCOffset {
+				t.Fatalf("load %d: a PTC vote at %v, before its deadline (%v after the attestations')", li, m.at, cfg.PTCOffset)
+			}
+		}
+		if votes != members || votes < 2 || (l.spec.Invalid > 0) != (bad > 0) {
+			t.Errorf("load %d (%v): %d PTC votes (%d invalid), want the %d members'", li, l.spec, votes, bad, members)
+		}
+	}
+	rep, err := runLatency(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.WrongVerdicts != 0 || !rep.Gloas {
+		t.Fatalf("%d wrong verdicts, gloas %v", rep.WrongVerdicts, rep.Gloas)
+	}
+	for li, l := range rep.Loads {
+		for _, p := range l.Policies {
+			if l.PayloadAttestations != members || p.Payload == nil || p.Payload.Messages == 0 || (l.Invalid > 0) != (p.PayloadInvalid != nil) {
+				t.Errorf("load %d, %s: %d PTC votes, valid %+v, invalid %+v", li, p.Policy, l.PayloadAttestations, p.Payload, p.PayloadInvalid)
+			}
+		}
+	}
+	table := tableOf(t, rep)
+	for _, want := range []string{"Gloas-era traffic", "ptc p99", "PTC votes"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("table without %q:\n%s", want, table)
+		}
+	}
+}
+
 // A message expected invalid whose signature is valid is a wrong verdict.
 func TestLatencyWrongVerdict(t *testing.T) {
 	cfg := quickConfig(t)

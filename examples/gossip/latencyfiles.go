@@ -63,19 +63,15 @@ func writeLoadsCSV(cw *csv.Writer, m benchreport.Machine, reps int, loads []load
 				num(s.Median), num(s.Min), num(s.Max), strconv.Itoa(reps)}, m.Columns()...))
 		}
 		for _, p := range slices.Concat(l.Policies, []policyResult{l.Burst}) {
-			classes := []struct {
-				name string
-				s    *latencySummary
-			}{{"valid", &p.Valid}, {"invalid", p.Invalid}, {"aggregate", p.Aggregate}, {"aggregate_invalid", p.AggregateInvalid}}
-			for _, c := range classes {
-				if c.s == nil || c.s.Messages == 0 {
+			for c, sum := range p.classSummaries() {
+				if sum == nil || sum.Messages == 0 {
 					continue
 				}
 				for _, f := range []struct {
 					metric string
 					s      spread
-				}{{"p50_ms", c.s.P50}, {"p90_ms", c.s.P90}, {"p99_ms", c.s.P99}, {"max_ms", c.s.Max}} {
-					if err := row(p.Policy, c.name, f.metric, f.s); err != nil {
+				}{{"p50_ms", sum.P50}, {"p90_ms", sum.P90}, {"p99_ms", sum.P99}, {"max_ms", sum.Max}} {
+					if err := row(p.Policy, classNames[c], f.metric, f.s); err != nil {
 						return err
 					}
 				}

@@ -30,6 +30,7 @@ type latencyFlagSet struct {
 	budgets         string
 	procs           string
 	attackers       int
+	gloas           bool
 	set             map[string]bool // the flags given (of main's too)
 }
 
@@ -43,12 +44,12 @@ const (
 
 // quickLatency is -quick: 16,384 validators (4 committees of 128 a slot),
 // delays of tens of milliseconds (the aggregates 40 ms after the
-// attestations), one repetition.
+// attestations, the PTC's votes 80 ms), one repetition.
 var quickLatency = struct {
 	latencyConfig
 	loads string
 }{
-	latencyConfig: latencyConfig{Validators: 16384, Reps: 1, AggOffset: 40 * time.Millisecond,
+	latencyConfig: latencyConfig{Validators: 16384, Reps: 1, AggOffset: 40 * time.Millisecond, PTCOffset: 80 * time.Millisecond,
 		Att: arrival{Mean: 20 * time.Millisecond, P95: 45 * time.Millisecond, Max: 100 * time.Millisecond}},
 	loads: "4:0,4:0.05,2:0",
 }
@@ -66,10 +67,10 @@ func latencyFlags(fs *flag.FlagSet) *latencyFlagSet {
 	fs.StringVar(&f.loads, "loads", latencyLoads, "-latency: the loads, `subnets:invalid_share,...`")
 	fs.StringVar(&f.policies, "policies", "", "-latency: policies to compare with attpool, comma-separated (default all: prysm,lighthouse,lodestar,teku)")
 	fs.IntVar(&f.reps, "reps", 3, "-latency: interleaved repetitions (medians and ranges are over them)")
-	fs.DurationVar(&f.mean, "mean", 831*time.Millisecond, "-latency: mean delay of an attestation after the deadline (4 s into the slot)")
+	fs.DurationVar(&f.mean, "mean", 831*time.Millisecond, "-latency: mean delay of an attestation after its deadline (4 s into the slot; 3 s with -gloas)")
 	fs.DurationVar(&f.p95, "p95", 1962*time.Millisecond, "-latency: 95th percentile of that delay")
-	fs.BoolVar(&f.aggregates, "aggregates", true, "send every aggregate of the slot too, mixed in (false: attestations only, as in the full-slot burst benchmark; with -latency they are sent 8 s into the slot)")
-	fs.DurationVar(&f.aggMean, "agg-mean", 0, "-latency: mean delay of an aggregate after its deadline (8 s into the slot; default -mean: no measurement of its own)")
+	fs.BoolVar(&f.aggregates, "aggregates", true, "send every aggregate of the slot too, mixed in (false: attestations only, as in the full-slot burst benchmark; with -latency they are due 8 s into the slot, 6 s with -gloas)")
+	fs.DurationVar(&f.aggMean, "agg-mean", 0, "-latency: mean delay of an aggregate (and with -gloas of a PTC vote) after its deadline (default -mean: no measurement of its own)")
 	fs.DurationVar(&f.aggP95, "agg-p95", 0, "-latency: 95th percentile of that delay (default -p95)")
 	fs.DurationVar(&f.maxDelay, "max-delay", 4*time.Second, "-latency: longest delay; a longer draw is drawn again")
 	fs.BoolVar(&f.realTime, "realtime", false, "-latency: do not skip the stretches in which no message is in flight")
@@ -79,6 +80,7 @@ func latencyFlags(fs *flag.FlagSet) *latencyFlagSet {
 	fs.StringVar(&f.budgets, "budgets", "", "-latency: also run attpool at each of these latency budgets, `LIST` of durations or milliseconds (0: none, the work-conserving rule), as policies attpool/<budget>; benchcharts then draws latency-budget.png from -report")
 	fs.StringVar(&f.procs, "procs", "", "-latency: also run every load at each of these GOMAXPROCS values, `LIST` (the pool and verifier rebuilt for each), interleaved with the runs at the process's own")
 	fs.IntVar(&f.attackers, "attackers", 0, "-latency: give each message its forwarding peer, the invalid ones from this many attacker peers and the valid ones from 64 honest peers (0: no peers, so no peer isolation)")
+	fs.BoolVar(&f.gloas, "gloas", false, "-latency: Gloas-era traffic: the Gloas rules, the attestations due 3 s into the slot, the aggregates 6 s, and the PTC's 512 votes (payload_attestation_message) 9 s, mixed into every load")
 	return f
 }
 
@@ -89,8 +91,13 @@ func latencyConfigOf(f *latencyFlagSet, main config) (latencyConfig, error) {
 	cfg := latencyConfig{
 		Validators: latencyValidators, Reps: f.reps, Seed: main.Seed, Quick: f.quick,
 		RealTime: f.realTime, Log: main.Log, Progress: main.Progress, Attackers: f.attackers,
-		AggOffset: aggregateDeadline - attestationDeadline, ProfileDir: f.profileDir,
+		ProfileDir: f.profileDir, Gloas: f.gloas,
 	}
+	d := electraDeadlines
+	if f.gloas {
+		d = gloasDeadlines
+	}
+	cfg.AggOffset, cfg.PTCOffset = d.aggregate-d.attestation, d.payload-d.attestation
 	loads, mean, p95, maxDelay := f.loads, f.mean, f.p95, f.maxDelay
 	if f.quick { // the quick defaults, for the flags not given
 		q := quickLatency
@@ -100,7 +107,7 @@ func latencyConfigOf(f *latencyFlagSet, main config) (latencyConfig, error) {
 		pick(set["mean"], &mean, q.Att.Mean)
 		pick(set["p95"], &p95, q.Att.P95)
 		pick(set["max-delay"], &maxDelay, q.Att.Max)
-		cfg.AggOffset = q.AggOffset
+		cfg.AggOffset, cfg.PTCOffset = q.AggOffset, q.PTCOffset
 	}
 	if set["validators"] {
 		cfg.Validators = main.Validators

@@ -22,16 +22,18 @@ import (
 // is the process's user and system time from the first submission to the
 // last verdict.
 type latencyReport struct {
-	Date       time.Time    `json:"date"`
-	GOMAXPROCS int          `json:"gomaxprocs"`
-	Validators uint64       `json:"validators"`
-	Reps       int          `json:"reps"`
-	Arrival    arrival      `json:"arrival_attestation"`
-	AggArrival *arrival     `json:"arrival_aggregate,omitempty"` // nil: no aggregates
-	SkipIdle   bool         `json:"skip_idle"`
-	Attackers  int          `json:"attackers,omitempty"` // 0: messages without a forwarding peer
-	Policies   []policy     `json:"policies"`
-	Loads      []loadResult `json:"loads"`
+	Date       time.Time `json:"date"`
+	GOMAXPROCS int       `json:"gomaxprocs"`
+	Validators uint64    `json:"validators"`
+	Reps       int       `json:"reps"`
+	Arrival    arrival   `json:"arrival_attestation"`
+	AggArrival *arrival  `json:"arrival_aggregate,omitempty"` // nil: no aggregates
+	SkipIdle   bool      `json:"skip_idle"`
+	Attackers  int       `json:"attackers,omitempty"` // 0: messages without a forwarding peer
+	// Gloas: Gloas-era traffic (-gloas), its deadlines and the PTC's votes.
+	Gloas    bool         `json:"gloas,omitempty"`
+	Policies []policy     `json:"policies"`
+	Loads    []loadResult `json:"loads"`
 	// CoreSweep is the same loads at other GOMAXPROCS values (-procs),
 	// interleaved with the runs of Loads.
 	CoreSweep []coreResult `json:"core_sweep,omitempty"`
@@ -88,6 +90,8 @@ type policyResult struct {
 	Invalid          *latencySummary `json:"invalid,omitempty"`           // attestations with an invalid one
 	Aggregate        *latencySummary `json:"aggregate,omitempty"`         // valid aggregates
 	AggregateInvalid *latencySummary `json:"aggregate_invalid,omitempty"` // aggregates with an invalid signature
+	Payload          *latencySummary `json:"payload,omitempty"`           // valid PTC votes (-gloas)
+	PayloadInvalid   *latencySummary `json:"payload_invalid,omitempty"`   // PTC votes with an invalid signature
 	CPUPer1000       spread          `json:"cpu_seconds_per_1000"`
 	CPUSeconds       spread          `json:"cpu_seconds"`
 	WallSeconds      spread          `json:"wall_seconds"`
@@ -112,10 +116,12 @@ type policyResult struct {
 // messages.
 type loadResult struct {
 	loadSpec
-	Messages   int            `json:"messages"`
-	Aggregates int            `json:"aggregates"`
-	Policies   []policyResult `json:"policies"`
-	Burst      policyResult   `json:"burst_attpool"`
+	Messages   int `json:"messages"`
+	Aggregates int `json:"aggregates"`
+	// PayloadAttestations is the PTC votes among the messages (-gloas).
+	PayloadAttestations int            `json:"payload_attestations,omitempty"`
+	Policies            []policyResult `json:"policies"`
+	Burst               policyResult   `json:"burst_attpool"`
 	// Fluid is the wait the arrivals alone cost a node as fast as the
 	// burst of the load's attestations alone (fluid.go).
 	Fluid fluidBound `json:"fluid_bound"`
@@ -156,12 +162,34 @@ func summarize(name string, runs []runOutcome) policyResult {
 		}
 	}
 	r.Valid = summarizeClass(runs, classValid)
-	for c, dst := range map[int]**latencySummary{classInvalid: &r.Invalid, classAggregate: &r.Aggregate, classAggregateInvalid: &r.AggregateInvalid} {
+	for c, dst := range r.optionalClasses() {
 		if s := summarizeClass(runs, c); s.Messages > 0 {
 			*dst = &s
 		}
 	}
 	return r
+}
+
+// optionalClasses is where r keeps each class of messages a load may
+// lack, by class.
+func (r *policyResult) optionalClasses() map[int]**latencySummary {
+	return map[int]**latencySummary{
+		classInvalid: &r.Invalid, classAggregate: &r.Aggregate, classAggregateInvalid: &r.AggregateInvalid,
+		classPayload: &r.Payload, classPayloadInvalid: &r.PayloadInvalid,
+	}
+}
+
+// classNames are the classes' names in the CSV report, in class order.
+var classNames = [numClasses]string{"valid", "invalid", "aggregate", "aggregate_invalid", "payload", "payload_invalid"}
+
+// classSummaries is r's summary of each class, nil for a class the load
+// lacks, in class order.
+func (r *policyResult) classSummaries() [numClasses]*latencySummary {
+	out := [numClasses]*latencySummary{classValid: &r.Valid}
+	for c, s := range r.optionalClasses() {
+		out[c] = *s
+	}
+	return out
 }
 
 func summarizeClass(runs []runOutcome, class int) latencySummary {
@@ -238,6 +266,7 @@ func runLatency(cfg latencyConfig) (*latencyReport, error) {
 	rep := &latencyReport{
 		Date: start.UTC(), GOMAXPROCS: procs, Validators: cfg.Validators, Reps: cfg.Reps,
 		Arrival: cfg.Att, SkipIdle: !cfg.RealTime, Attackers: cfg.Attackers, Policies: pols, Quick: cfg.Quick,
+		Gloas: cfg.Gloas,
 	}
 	if cfg.Aggregates {
 		rep.AggArrival = &cfg.Agg
@@ -322,8 +351,11 @@ func (t *runTable) results(cfg latencyConfig, loads []latencyLoad, pols []policy
 	for li, l := range loads {
 		lr := loadResult{loadSpec: l.spec, Messages: len(l.msgs)}
 		for _, m := range l.msgs {
-			if m.agg != nil {
+			switch {
+			case m.agg != nil:
 				lr.Aggregates++
+			case m.ptc != nil:
+				lr.PayloadAttestations++
 			}
 		}
 		for pi, p := range pols {
@@ -332,7 +364,7 @@ func (t *runTable) results(cfg latencyConfig, loads []latencyLoad, pols []policy
 			wrong += pr.WrongVerdicts
 		}
 		lr.Burst = summarize(pols[0].Name+" (burst)", t.bursts[li])
-		atts := lr.Messages - lr.Aggregates
+		atts := lr.Messages - lr.Aggregates - lr.PayloadAttestations
 		lr.Fluid = fluidQueue(cfg.Att, atts, float64(atts)/spreadOf(t.attBursts[li]).Median)
 		wrong += lr.Burst.WrongVerdicts
 		lr.Floor = floorOf(&loads[li], pool.DefaultConfig().LatencyBudget, u, lr.Policies[0].CPUPer1000.Median, lr.Burst.CPUPer1000.Median)
@@ -406,34 +438,55 @@ func (r *latencyReport) printTable(w io.Writer) {
 	a := r.Arrival
 	fmt.Fprintf(w, "attpool latency benchmark: %s validators, GOMAXPROCS %d, medians of %d interleaved runs [min-max]\n",
 		group(int(r.Validators)), r.GOMAXPROCS, r.Reps)
-	fmt.Fprintf(w, "arrival after the attestation deadline: lognormal, mean %v, p95 %v (mu %.3f, sigma %.3f), cut at %v",
-		a.Mean, a.P95, a.Mu, a.Sigma, a.Max)
+	d := electraDeadlines
+	if r.Gloas {
+		d = gloasDeadlines
+		fmt.Fprintf(w, "Gloas-era traffic, the Gloas rules in force: attestations due %v into the slot, aggregates %v, the PTC's votes %v\n", d.attestation, d.aggregate, d.payload)
+	}
+	fmt.Fprintf(w, "arrival after the attestation deadline (%v): lognormal, mean %v, p95 %v (mu %.3f, sigma %.3f), cut at %v",
+		d.attestation, a.Mean, a.P95, a.Mu, a.Sigma, a.Max)
 	if r.SkipIdle {
 		fmt.Fprint(w, "; idle stretches skipped")
 	}
 	fmt.Fprintln(w)
 	if g := r.AggArrival; g != nil {
-		fmt.Fprintf(w, "aggregates: every aggregate of the slot mixed in, arriving after their deadline (8 s) as lognormal, mean %v, p95 %v\n", g.Mean, g.P95)
+		fmt.Fprintf(w, "aggregates: every aggregate of the slot mixed in, arriving after their deadline (%v) as lognormal, mean %v, p95 %v\n", d.aggregate, g.Mean, g.P95)
+	}
+	if r.Gloas {
+		fmt.Fprintf(w, "payload attestations: every PTC vote of the slot mixed in, arriving after their deadline (%v) as the aggregates do\n", d.payload)
 	}
 	if r.Attackers > 0 {
 		fmt.Fprintf(w, "forwarding peers: the invalid messages from %d attacker peers, the valid ones from %d honest peers\n", r.Attackers, honestPeers)
 	}
 	fmt.Fprintf(w, "unit costs measured in this run, CPU µs (floor.go): %s\n", r.Units.line())
-	fmt.Fprintln(w, "latency: submission to verdict, ms (valid/invalid: attestations; agg: aggregates); CPU: process user+system seconds per 1,000 messages")
+	fmt.Fprintln(w, "latency: submission to verdict, ms (valid/invalid: attestations; agg: aggregates; ptc: PTC votes); CPU: process user+system seconds per 1,000 messages")
 	for _, l := range r.Loads {
-		fmt.Fprintf(w, "\n%v: %s attestations, %s aggregates\n", l.loadSpec, group(l.Messages-l.Aggregates), group(l.Aggregates))
+		fmt.Fprintf(w, "\n%v: %s attestations, %s aggregates", l.loadSpec, group(l.Messages-l.Aggregates-l.PayloadAttestations), group(l.Aggregates))
+		if r.Gloas {
+			fmt.Fprintf(w, ", %s PTC votes", group(l.PayloadAttestations))
+		}
+		fmt.Fprintln(w)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "policy\tvalid p50\tp90\tp99\tmax\tinvalid p50\tp99\tagg p50\tp99\tbad agg p99\tCPU s/1000\tsets/call\tscheds/msg\twall s\twrong\t")
+		ptcHead, ptcDash := "", ""
+		if r.Gloas {
+			ptcHead, ptcDash = "ptc p99\tbad ptc p99\t", "-\t-\t"
+		}
+		fmt.Fprintln(tw, "policy\tvalid p50\tp90\tp99\tmax\tinvalid p50\tp99\tagg p50\tp99\tbad agg p99\t"+ptcHead+"CPU s/1000\tsets/call\tscheds/msg\twall s\twrong\t")
+		p99 := func(s *latencySummary) spread { return s.P99 }
 		for _, p := range l.Policies {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.1f\t%.1f\t%s\t%d\t\n", p.Policy,
+			ptc := ""
+			if r.Gloas {
+				ptc = p.Payload.cellOf(p99) + "\t" + p.PayloadInvalid.cellOf(p99) + "\t"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s%s\t%.1f\t%.1f\t%s\t%d\t\n", p.Policy,
 				p.Valid.P50.cell(), p.Valid.P90.cell(), p.Valid.P99.cell(), p.Valid.Max.cell(),
-				p.Invalid.cellOf(func(s *latencySummary) spread { return s.P50 }), p.Invalid.cellOf(func(s *latencySummary) spread { return s.P99 }),
-				p.Aggregate.cellOf(func(s *latencySummary) spread { return s.P50 }), p.Aggregate.cellOf(func(s *latencySummary) spread { return s.P99 }),
-				p.AggregateInvalid.cellOf(func(s *latencySummary) spread { return s.P99 }),
+				p.Invalid.cellOf(func(s *latencySummary) spread { return s.P50 }), p.Invalid.cellOf(p99),
+				p.Aggregate.cellOf(func(s *latencySummary) spread { return s.P50 }), p.Aggregate.cellOf(p99),
+				p.AggregateInvalid.cellOf(p99), ptc,
 				p.CPUPer1000.cellPrec(3), p.SetsPerCall.Median, p.SchedPerMessage.Median, p.WallSeconds.cellPrec(2), p.WrongVerdicts)
 		}
 		b := l.Burst
-		fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t-\t-\t-\t-\t%s\t%.1f\t%.1f\t%s\t%d\t\n", b.Policy, b.CPUPer1000.cellPrec(3), b.SetsPerCall.Median, b.SchedPerMessage.Median, b.WallSeconds.cellPrec(2), b.WrongVerdicts)
+		fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t-\t-\t-\t-\t%s%s\t%.1f\t%.1f\t%s\t%d\t\n", b.Policy, ptcDash, b.CPUPer1000.cellPrec(3), b.SetsPerCall.Median, b.SchedPerMessage.Median, b.WallSeconds.cellPrec(2), b.WrongVerdicts)
 		tw.Flush()
 		var lags []string
 		for _, p := range l.Policies {
