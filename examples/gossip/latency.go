@@ -3,7 +3,8 @@ package main
 // The latency benchmark (-latency): a node's gossip arriving in real time,
 // at the times of the mainnet arrival model (arrival.go), through the pool as
 // attpool configures it and as each client does, with the verdict latency of
-// every message.
+// every message. -gloas sends the traffic of the Gloas era: its deadlines,
+// its rules and the PTC's votes.
 
 import (
 	"context"
