@@ -73,11 +73,15 @@
 // -budgets adds attpool at each latency budget of a list (rows
 // attpool/<budget>; benchcharts then draws DIR/latency-budget.png, CPU
 // against p99 per load), -procs runs every load again at each GOMAXPROCS of a
-// list, and -profiles DIR writes a CPU profile of each run.
+// list, and -profiles DIR writes a CPU profile of each run. -gloas sends
+// Gloas-era traffic: the Gloas rules, the deadlines of the Gloas
+// configuration (attestations 3 s into the slot, aggregates 6 s) and the
+// slot's PTC votes (9 s) in every load.
 //
 //	go run ./examples/gossip -latency -report docs/bench
 //	go run ./examples/gossip -latency -loads 64:0,16:0,2:0 -budgets 0,1,2,5,10,20,50 -procs 1 -report docs/bench
 //	go run ./examples/gossip -latency -quick
+//	go run ./examples/gossip -latency -gloas -loads 2:0,16:0,64:0,64:0.01
 package main
 
 import (
