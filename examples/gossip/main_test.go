@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/attpool/attpool/examples/internal/cli/clitest"
 	"github.com/attpool/attpool/pool"
@@ -354,8 +355,15 @@ func TestFlags(t *testing.T) {
 	if err := clitest.Parse("gossip", []string{"-latency"}, parse); err != nil {
 		t.Fatal(err)
 	}
-	if lc, err := latencyConfigOf(lf, cfg); err != nil || lc.Quick {
-		t.Errorf("-latency: Quick %v, %v", lc.Quick, err)
+	if lc, err := latencyConfigOf(lf, cfg); err != nil || lc.Quick || lc.Gloas || lc.AggOffset != 4001*time.Millisecond {
+		t.Errorf("-latency: Quick %v, Gloas %v, aggregates %v after the attestations, %v", lc.Quick, lc.Gloas, lc.AggOffset, err)
+	}
+	// -gloas: the due times of the Gloas configuration, 3 s, 6 s and 9 s.
+	if err := clitest.Parse("gossip", []string{"-latency", "-gloas"}, parse); err != nil {
+		t.Fatal(err)
+	}
+	if lc, err := latencyConfigOf(lf, cfg); err != nil || !lc.Gloas || lc.AggOffset != 3*time.Second || lc.PTCOffset != 6*time.Second {
+		t.Errorf("-latency -gloas: Gloas %v, aggregates %v and PTC votes %v after the attestations, %v", lc.Gloas, lc.AggOffset, lc.PTCOffset, err)
 	}
 	// run refuses before it derives a key.
 	cfg = small()
