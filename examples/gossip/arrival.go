@@ -9,8 +9,9 @@ import (
 
 // arrival is the model of when a topic's messages reach the node: each
 // message's delay after its deadline (4 s into the slot for attestations,
-// 8 s for aggregates; 3 s, 6 s and 9 s for the PTC's votes with -gloas) is lognormal, given by its mean and 95th percentile,
-// and cut at max (a delay beyond it is drawn again).
+// 8 s for aggregates; with -gloas 3 s, 6 s, and 9 s for the PTC's votes)
+// is lognormal, given by its mean and 95th percentile, and cut at max (a
+// delay beyond it is drawn again).
 //
 // The lognormal parameters follow from the two figures. With X = exp(mu +
 // sigma*Z) and Z standard normal:

@@ -36,7 +36,7 @@ type latencyConfig struct {
 	Policies   []string // names of policies(); empty: all
 	Reps       int
 	Att        arrival
-	Agg        arrival       // of the aggregates, after their deadline (8 s into the slot)
+	Agg        arrival       // of the aggregates, after their deadline (and of the PTC's votes)
 	Aggregates bool          // mix every aggregate of the slot into each load
 	AggOffset  time.Duration // from the attestations' deadline to the aggregates' (4 s; Gloas 3 s)
 	// Gloas: the Gloas rules in force from the slot on, its deadlines

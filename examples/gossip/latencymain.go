@@ -96,8 +96,9 @@ func latencyConfigOf(f *latencyFlagSet, main config) (latencyConfig, error) {
 	d := electraDeadlines
 	if f.gloas {
 		d = gloasDeadlines
+		cfg.PTCOffset = d.payload - d.attestation
 	}
-	cfg.AggOffset, cfg.PTCOffset = d.aggregate-d.attestation, d.payload-d.attestation
+	cfg.AggOffset = d.aggregate - d.attestation
 	loads, mean, p95, maxDelay := f.loads, f.mean, f.p95, f.maxDelay
 	if f.quick { // the quick defaults, for the flags not given
 		q := quickLatency
