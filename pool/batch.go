@@ -93,7 +93,7 @@ func newBatcher(cfg Config) *batcher {
 		b.fixed, b.size, b.minBatch, b.delay, b.budget = true, f.Size, f.Min, f.Wait, 0
 	}
 	if cfg.isolatesPeers() {
-		b.peers = newPeerTable(cfg.MaxPeers, cfg.PeerHalfLife)
+		b.peers = newPeerTable(cfg.MaxPeers, cfg.peerHalfLife)
 		b.laneBound = newLaneBound(cfg)
 	}
 	return b

@@ -51,7 +51,7 @@ func TestCloseAnswersPeerFoundOut(t *testing.T) {
 		e := newEnv(t, 2, 16, 100)
 		e.setSlot(testSlot, 1000)
 		gv := newPeerRecorder(t)
-		p, err := New(Config{SignatureVerifier: gv, VerifyWorkers: 1, BatchTime: time.Millisecond, PruneInterval: time.Hour}, e.node)
+		p, err := New(Config{SignatureVerifier: gv, VerifyWorkers: 1, BatchTime: time.Millisecond, pruneEvery: time.Hour}, e.node)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,7 +89,7 @@ func TestCloseAnswersPromotedCopy(t *testing.T) {
 		e.setSlot(testSlot, 1000)
 		fn := &faultNode{inner: e.node}
 		gv := newPeerRecorder(t)
-		p, err := New(Config{SignatureVerifier: gv, VerifyWorkers: 1, BatchTime: time.Millisecond, PruneInterval: time.Hour}, fn.node())
+		p, err := New(Config{SignatureVerifier: gv, VerifyWorkers: 1, BatchTime: time.Millisecond, pruneEvery: time.Hour}, fn.node())
 		if err != nil {
 			t.Fatal(err)
 		}

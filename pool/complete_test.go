@@ -249,7 +249,7 @@ func TestUndecodableSignatureInBatch(t *testing.T) {
 	e.setSlot(testSlot, 1000)
 	d := e.data(testSlot)
 	synctest.Test(t, func(t *testing.T) {
-		p, err := New(Config{PruneInterval: time.Hour}, e.node)
+		p, err := New(Config{pruneEvery: time.Hour}, e.node)
 		if err != nil {
 			t.Fatal(err)
 		}

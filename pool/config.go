@@ -55,8 +55,6 @@ type Config struct {
 
 	// MaxPeers bounds the peers remembered for isolation; negative: none isolated.
 	MaxPeers int
-	// PeerHalfLife is the time in which a peer's invalid signatures are half forgiven.
-	PeerHalfLife time.Duration
 
 	// MaxPending bounds the signature sets queued or being verified.
 	MaxPending int
@@ -68,8 +66,6 @@ type Config struct {
 	MaxData int
 	// MaxValidators bounds validator indices (the first-seen bitsets).
 	MaxValidators uint64
-	// PruneInterval is how often the pool prunes what a new slot made useless.
-	PruneInterval time.Duration
 
 	// Logger receives the pool's logs; nil discards them.
 	Logger logrus.FieldLogger
@@ -82,6 +78,12 @@ type Config struct {
 	// seenAggregates and rootCache bound the aggregation bitlists
 	// remembered and the data roots cached; 0: derived from MaxData.
 	seenAggregates, rootCache int
+	// peerHalfLife is the time in which a peer's invalid signatures are
+	// half forgiven; 0: a slot.
+	peerHalfLife time.Duration
+	// pruneEvery is how often the pool looks for a new slot to prune for;
+	// 0: MaximumGossipClockDisparity.
+	pruneEvery time.Duration
 }
 
 // What the defaults are derived from.
@@ -108,9 +110,8 @@ const (
 
 // DefaultConfig returns the configuration the zero fields of a Config stand
 // for, a new Config each call. The fields it leaves zero are derived at New:
-// VerifyWorkers from GOMAXPROCS, PeerHalfLife from SlotDuration (a slot),
-// MaxPendingPerPeer from MaxPending (a quarter). docs/DESIGN.md ("The
-// defaults") gives the reason for each value.
+// VerifyWorkers from GOMAXPROCS, MaxPendingPerPeer from MaxPending (a
+// quarter). docs/DESIGN.md ("The defaults") gives the reason for each value.
 func DefaultConfig() Config {
 	return Config{
 		SlotsPerEpoch: mainnetSlotsPerEpoch,
@@ -123,7 +124,6 @@ func DefaultConfig() Config {
 		MaxAggregates: TargetAggregatorsPerCommittee / 2 * keptCommittees,
 		MaxData:       keptCommittees,
 		MaxValidators: 4 * mainnetValidators,
-		PruneInterval: MaximumGossipClockDisparity,
 	}
 }
 
@@ -156,7 +156,7 @@ func (c *Config) fillDefaults() {
 	orDefault(&c.LatencyBudget, d.LatencyBudget)
 	orDefault(&c.VerifyWorkers, runtime.GOMAXPROCS(0))
 	orDefault(&c.MaxPeers, d.MaxPeers)
-	orDefault(&c.PeerHalfLife, c.SlotDuration)
+	orDefault(&c.peerHalfLife, c.SlotDuration)
 	orDefault(&c.MaxPending, d.MaxPending)
 	orDefault(&c.MaxPendingPerPeer, max(aggregateSets, c.MaxPending/4))
 	orDefault(&c.MaxAggregates, d.MaxAggregates)
@@ -165,7 +165,7 @@ func (c *Config) fillDefaults() {
 	orDefault(&c.seenAggregates, 2*TargetAggregatorsPerCommittee*c.MaxData)
 	orDefault(&c.rootCache, c.MaxData)
 	orDefault(&c.MaxValidators, d.MaxValidators)
-	orDefault(&c.PruneInterval, d.PruneInterval)
+	orDefault(&c.pruneEvery, MaximumGossipClockDisparity)
 	if cb, ok := c.SignatureVerifier.(clientbatch.Client); ok && c.fixed == nil {
 		b := cb.ClientBatching()
 		c.fixed = &b
@@ -184,8 +184,6 @@ func (c Config) check() error {
 		return bad("BatchTime", c.BatchTime)
 	case c.VerifyWorkers < 1:
 		return bad("VerifyWorkers", c.VerifyWorkers)
-	case c.PeerHalfLife < 0:
-		return bad("PeerHalfLife", c.PeerHalfLife)
 	case c.MaxPending < aggregateSets:
 		return bad("MaxPending", c.MaxPending)
 	case c.MaxPendingPerPeer < aggregateSets, c.MaxPendingPerPeer > c.MaxPending:
@@ -194,8 +192,6 @@ func (c Config) check() error {
 		return bad("MaxAggregates", c.MaxAggregates)
 	case c.MaxData < 1, c.seenAggregates < 1, c.rootCache < 1:
 		return bad("MaxData", c.MaxData)
-	case c.PruneInterval < 0:
-		return bad("PruneInterval", c.PruneInterval)
 	case c.fixed != nil && (c.fixed.Size < 1 || c.fixed.Min < 1 || c.fixed.Min > c.fixed.Size || c.fixed.Wait < 0):
 		return bad("SignatureVerifier's client batching", *c.fixed)
 	}

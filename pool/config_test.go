@@ -35,7 +35,7 @@ func TestZeroConfigTakesDefaults(t *testing.T) {
 	}
 	procs := runtime.GOMAXPROCS(0)
 	if got.VerifyWorkers != procs ||
-		got.PeerHalfLife != got.SlotDuration || got.MaxPendingPerPeer != got.MaxPending/4 || got.Logger == nil {
+		got.peerHalfLife != got.SlotDuration || got.MaxPendingPerPeer != got.MaxPending/4 || got.Logger == nil {
 		t.Errorf("derived defaults: %+v", got)
 	}
 }
@@ -46,9 +46,9 @@ func TestConfigKeepsSetFields(t *testing.T) {
 	c := Config{
 		SlotsPerEpoch: 8, SlotDuration: 6 * time.Second,
 		BatchSize: 100, BatchTime: 7 * time.Millisecond, LatencyBudget: 3 * time.Millisecond, VerifyWorkers: 3,
-		MaxPeers: 5, PeerHalfLife: time.Second, MaxPending: 99, MaxPendingPerPeer: 33,
+		MaxPeers: 5, peerHalfLife: time.Second, MaxPending: 99, MaxPendingPerPeer: 33,
 		MaxAggregates: 98, MaxData: 97, seenAggregates: 96, rootCache: 95,
-		MaxValidators: 94, PruneInterval: time.Second,
+		MaxValidators: 94, pruneEvery: time.Second,
 	}
 	got, err := c.sanitize()
 	if err != nil {

@@ -190,8 +190,8 @@ func faultPool(t *testing.T, cfg Config, node Node) *Pool {
 	if cfg.BatchTime == 0 {
 		cfg.BatchTime = time.Millisecond
 	}
-	if cfg.PruneInterval == 0 {
-		cfg.PruneInterval = time.Hour
+	if cfg.pruneEvery == 0 {
+		cfg.pruneEvery = time.Hour
 	}
 	p, err := New(cfg, node)
 	if err != nil {
@@ -332,7 +332,7 @@ func TestFaultNodeBlocks(t *testing.T) {
 		fn := &faultNode{inner: e.node}
 		release := fn.checkpoint.hold()
 		defer release()
-		p, err := New(Config{BatchSize: 4, BatchTime: time.Millisecond, MaxPending: 40, VerifyWorkers: 2, PruneInterval: time.Hour}, fn.node())
+		p, err := New(Config{BatchSize: 4, BatchTime: time.Millisecond, MaxPending: 40, VerifyWorkers: 2, pruneEvery: time.Hour}, fn.node())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -272,7 +272,7 @@ type floodKind struct {
 func floodConfig() Config {
 	return Config{
 		MaxPending: 1 << 14, MaxAggregates: 64, MaxData: 16,
-		seenAggregates: 64, rootCache: 256, PruneInterval: time.Hour,
+		seenAggregates: 64, rootCache: 256, pruneEvery: time.Hour,
 	}
 }
 

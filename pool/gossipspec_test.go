@@ -287,7 +287,7 @@ func (e *gsEnv) run(msgs []gsMsg) {
 	}
 	p, err := New(Config{
 		SlotsPerEpoch: gsSlotsPerEpoch, SlotDuration: gsSlotMs * time.Millisecond,
-		BatchTime: time.Millisecond, PruneInterval: time.Hour,
+		BatchTime: time.Millisecond, pruneEvery: time.Hour,
 	}, node)
 	if err != nil {
 		e.t.Fatal(err)

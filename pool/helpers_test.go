@@ -224,8 +224,8 @@ func (e *env) pool(cfg Config) *Pool {
 	if cfg.BatchTime == 0 {
 		cfg.BatchTime = time.Millisecond
 	}
-	if cfg.PruneInterval == 0 {
-		cfg.PruneInterval = time.Hour // tests prune by hand
+	if cfg.pruneEvery == 0 {
+		cfg.pruneEvery = time.Hour // tests prune by hand
 	}
 	p, err := New(cfg, e.node)
 	if err != nil {

@@ -277,7 +277,7 @@ func fzRun(t *testing.T, fx *fzFixture, data []byte) {
 	p, err := New(Config{
 		BatchSize: 4, BatchTime: time.Millisecond, VerifyWorkers: 2,
 		MaxPending: 24, MaxAggregates: 8, MaxData: 3, seenAggregates: 4, rootCache: 4,
-		PruneInterval: time.Millisecond,
+		pruneEvery: time.Millisecond,
 	}, node)
 	if err != nil {
 		t.Fatal(err)

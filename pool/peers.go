@@ -6,9 +6,9 @@ import (
 	"time"
 )
 
-// Peer isolation. A peer that forwarded a message with an
-// invalid signature gets a score of 1 more per invalid signature; the score
-// halves every Config.PeerHalfLife. While its score is above
+// Peer isolation. A peer that forwarded a message with an invalid signature
+// gets a score of 1 more per invalid signature; the score halves every slot
+// (the span in which a slot's attestations arrive). While its score is above
 // isolationScore the peer is isolated. Its signature sets wait in a lane of
 // their own. They are verified in small batches of its sets alone, by a
 // verify goroutine of their own. So its invalid signatures fail no batch of

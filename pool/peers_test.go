@@ -208,7 +208,7 @@ func TestHonestCopyLeavesLane(t *testing.T) {
 		e := newEnv(t, 1, 16, 100)
 		e.setSlot(testSlot, 1000)
 		gv := &peerRecorder{v: newTestVerifier(t), peer: map[[96]byte]Peer{}, in: make(chan struct{})}
-		p := e.pool(Config{SignatureVerifier: gv, PruneInterval: time.Hour})
+		p := e.pool(Config{SignatureVerifier: gv, pruneEvery: time.Hour})
 		d := e.data(testSlot)
 		ctx := context.Background()
 		bad, subnet := e.single(d, 0, 0)
@@ -376,7 +376,7 @@ func TestIsolationDecaysInPool(t *testing.T) {
 	e.setSlot(testSlot, 1000)
 	d := e.data(testSlot)
 	synctest.Test(t, func(t *testing.T) {
-		p, err := New(Config{PeerHalfLife: time.Second, PruneInterval: time.Hour}, e.node)
+		p, err := New(Config{peerHalfLife: time.Second, pruneEvery: time.Hour}, e.node)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -185,7 +185,7 @@ func (p *Pool) Close() {
 
 // loop prunes the pool when the clock enters a new slot.
 func (p *Pool) loop() {
-	t := time.NewTicker(p.cfg.PruneInterval)
+	t := time.NewTicker(p.cfg.pruneEvery)
 	defer t.Stop()
 	for {
 		select {

@@ -210,7 +210,7 @@ func TestCancelAndClose(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, 1, 16, 100)
 		e.setSlot(testSlot, 1000)
-		p, err := New(Config{fixed: fifo(1024, 1024, time.Hour), PruneInterval: time.Hour}, e.node)
+		p, err := New(Config{fixed: fifo(1024, 1024, time.Hour), pruneEvery: time.Hour}, e.node)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -267,7 +267,7 @@ func TestCloseRace(t *testing.T) {
 	checkLeaks(t)
 	e := newEnv(t, 2, 16, 100)
 	e.setSlot(testSlot, 1000)
-	p, err := New(Config{BatchSize: 4, PruneInterval: time.Hour}, e.node)
+	p, err := New(Config{BatchSize: 4, pruneEvery: time.Hour}, e.node)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -434,7 +434,7 @@ func TestLoopPrunes(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, 1, 8, 200)
 		e.setSlot(testSlot, 1000)
-		p := e.pool(Config{PruneInterval: time.Millisecond})
+		p := e.pool(Config{pruneEvery: time.Millisecond})
 		att, subnet := e.single(e.data(testSlot), 0, 0)
 		wantResult(t, p.ValidateAttestation(context.Background(), NoPeer, att, subnet), Accept, nil)
 		e.setSlot(testSlot+64, 1000)

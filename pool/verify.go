@@ -53,8 +53,8 @@ func (p *Pool) verifyLoop(r role) {
 // isolatedShare is the most of a core the isolated peers' goroutine spends
 // verifying (see rest). An isolated attacker's flood takes no more from the
 // other batches. What its lane cannot verify in time times out and leaves
-// the queues. The cost: an honest peer isolated by one invalid
-// signature is verified at a quarter of a core, for about one PeerHalfLife.
+// the queues. The cost: an honest peer isolated by one invalid signature is
+// verified at a quarter of a core for about a slot, the score's half-life.
 const isolatedShare = 0.25
 
 // rest waits after a call of the isolated peers' goroutine that took took.

@@ -344,7 +344,7 @@ func runGossipCase(c Case, p *preset) error {
 	}
 	pl, err := pool.New(pool.Config{
 		SlotsPerEpoch: p.slotsPerEpoch, SlotDuration: time.Duration(p.slotMs) * time.Millisecond,
-		BatchTime: time.Millisecond, PruneInterval: time.Hour,
+		BatchTime: time.Millisecond,
 	}, g.node)
 	if err != nil {
 		return err

@@ -111,7 +111,7 @@ func main() {
 	cps, _ := net.Committees.CommitteeCountPerSlot(firstSlot / 32)
 	log.Printf("%d validators (%d committees of %d per slot), keys derived in %v", n, cps, n/32/cps, time.Since(t0).Round(time.Millisecond))
 
-	p, err := pool.New(pool.Config{PruneInterval: 50 * time.Millisecond}, net.Node())
+	p, err := pool.New(pool.Config{}, net.Node())
 	if err != nil {
 		log.Fatal(err)
 	}
