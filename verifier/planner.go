@@ -15,7 +15,7 @@ const (
 	// costSmallMSM is one set's share, per 64 bits of scalar, of a small
 	// call's sums. Below 32 sets Straus's method computes them; its cost
 	// grows with the scalars' bits.
-	costSmallMSM = 70.0
+	costSmallMSM = 50.0
 	// costDecode is one signature's decompression, without its subgroup
 	// check.
 	costDecode = 50.0

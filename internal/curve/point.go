@@ -208,9 +208,9 @@ func SumG1(points []*G1Affine) G1 {
 
 // MultiExpG1 returns sum_i k_i*points[i], with scalars the concatenated
 // little-endian k_i of (nbits+7)/8 bytes each; too few scalar bytes or
-// nbits <= 0 give the identity. The points must be in G1. Fewer than
-// StrausMax points with scalars of 16 bits or more are multiplied by
-// Straus's method on the calling goroutine; others by blst (Pippenger from
+// nbits <= 0 give the identity. The points must be in G1. From two to
+// StrausMax-1 points are multiplied by Straus's method on the calling
+// goroutine; others by blst (Pippenger from
 // StrausMax points), which spreads over GOMAXPROCS goroutines of its own,
 // joined before it returns.
 func MultiExpG1(points []*G1Affine, scalars []byte, nbits int) G1 {
@@ -227,19 +227,10 @@ func MultiExpG2(points []*G2Affine, scalars []byte, nbits int) G2 {
 	})
 }
 
-// StrausMax is the fewest points blst's Pippenger takes: below it blst
-// multiplies each point on its own, which costs about twice Straus's CPU time
-// per point on 2 to 31 points (BenchmarkSmallMultiExp: 48-69 against 96-135
-// µs in G2, 18-28 against 40-54 in G1, at 64 bits), in about the same wall
-// time (blst's on two threads). From 32 points blst's Pippenger costs less
-// (33 against 49 µs a point in G2).
+// StrausMax is the fewest points blst's Pippenger takes. Below it blst
+// multiplies each point on its own, at two to four times Straus's CPU per
+// point, and from it Pippenger costs less (BenchmarkSmallMultiExp).
 const StrausMax = 32
-
-// strausMinBits is the shortest scalars Straus's method takes: for shorter
-// ones its table of multiples is most of the work, and blst's product of
-// each point, on two threads, takes about two thirds of the wall time for
-// the same CPU (7-bit scalars, 16 points: 144 against 221 µs in G2).
-const strausMinBits = 16
 
 // multiExp is MultiExpG1 and MultiExpG2: the checks and one point's case
 // here, straus below StrausMax points, Pippenger (pippenger, over the points
@@ -257,7 +248,7 @@ func multiExp[A interface{ Jacobian() J }, J any, PJ interface {
 		q := points[0].Jacobian()
 		return *PJ(&q).Mul(scalars[:nbytes], nbits)
 	}
-	if len(points) < StrausMax && nbits >= strausMinBits {
+	if len(points) < StrausMax {
 		return straus(points, scalars[:len(points)*nbytes], nbits)
 	}
 	// *G1Affine is a *blst.P1Affine, *G2Affine a *blst.P2Affine.
