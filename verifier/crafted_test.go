@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/attpool/attpool/crypto"
-	"github.com/attpool/attpool/internal/blspoint"
 	"github.com/attpool/attpool/internal/curve"
 )
 
@@ -223,45 +222,6 @@ func TestOutsideG2Descent(t *testing.T) {
 		checkChanged(t, v, sets, append(tc.shift, tc.other...)...)
 		if got := v.Stats().OutsideG2 - before; got != int64(len(tc.shift)) {
 			t.Errorf("%s: %d points found outside G2 by the descent, want %d", tc.name, got, len(tc.shift))
-		}
-	}
-}
-
-// TestBatchInG2Infinity: the point at infinity is in G2, alone or among other
-// points, and never reaches the digit rounds (which reject it); a point
-// outside G2 beside it is still caught.
-func TestBatchInG2Infinity(t *testing.T) {
-	v := newVerifier(t, 64)
-	var pts []*crypto.Signature
-	for _, s := range sameRoot(t, 50, 0) {
-		sig, err := crypto.SignatureFromBytes(s.Signature[:])
-		if err != nil {
-			t.Fatal(err)
-		}
-		pts = append(pts, sig)
-	}
-	var inf [96]byte
-	inf[0] = 0xc0
-	decodedInf, err := crypto.SignatureFromBytes(inf[:])
-	if err != nil {
-		t.Fatal(err)
-	}
-	Q := randomCurvePoint(t)
-	qa := Q.Affine()
-	outside := blspoint.NewSignature(&qa)
-	for _, tc := range []struct {
-		name string
-		pts  []*crypto.Signature
-		want bool
-	}{
-		{"infinity alone", []*crypto.Signature{decodedInf}, true},
-		{"zero value alone", []*crypto.Signature{new(crypto.Signature)}, true},
-		{"infinity among points of G2", append([]*crypto.Signature{decodedInf}, append(pts, new(crypto.Signature))...), true},
-		{"infinity beside a point outside G2", append([]*crypto.Signature{decodedInf, outside}, pts...), false},
-		{"nil point", append([]*crypto.Signature{nil}, pts...), false},
-	} {
-		if got := v.BatchInG2(tc.pts); got != tc.want {
-			t.Errorf("%s: BatchInG2 %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }

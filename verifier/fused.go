@@ -3,9 +3,8 @@ package verifier
 import (
 	"sync/atomic"
 
-	"github.com/attpool/attpool/crypto"
-	"github.com/attpool/attpool/internal/blspoint"
 	"github.com/attpool/attpool/internal/curve"
+	"github.com/attpool/attpool/verifier/internal/rounds"
 )
 
 // fused runs the fused subgroup-and-blinding check over every candidate
@@ -18,7 +17,7 @@ import (
 // a round sum is outside G2 and the descent does not pay. The caller then
 // falls back to checking each point.
 func (c *call) fused(R0, R int) bool {
-	digits := drawDigits(len(c.cand), R0, true)
+	digits := rounds.Draw(len(c.cand), R0, true)
 	c.pks, c.pts = c.points()
 	big := c.bigGroups()
 	c.reserve(1) // the rounds' check
@@ -126,7 +125,7 @@ func (c *call) marginRounds(digits []uint8, from, to int, H []curve.G2, PG [][]c
 	}
 	c.v.stats.marginRounds.Add(1)
 	m := len(c.cand)
-	extra := drawDigits(m, to-from, false)
+	extra := rounds.Draw(m, to-from, false)
 	h, pg, ok := c.v.pairRounds(c.helpers, c.pts, c.pks, extra, to-from, c.groups, big)
 	digits = append(digits[:from*m:from*m], extra...)
 	H = append(H[:from:from], h...)
@@ -189,30 +188,29 @@ func horner[P any, PP interface {
 // reports false when a round sum is outside G2.
 func (v *Verifier) pairRounds(helpers int, pts []*curve.G2Affine, pks []*curve.G1Affine, digits []uint8, R int,
 	groups []group, big []int) ([]curve.G2, [][]curve.G1, bool) {
-	T := pairPasses(R)
+	T := rounds.Passes(R)
 	H := make([]curve.G2, 2*T)
 	PG := make([][]curve.G1, len(big))
 	for x := range PG {
 		PG[x] = make([]curve.G1, 2*T)
 	}
-	round := roundDigits(digits, len(pts), R)
+	round := rounds.Round(digits, len(pts), R)
 	var bad atomic.Bool
 	v.w.forEach(helpers, T*(1+len(big)), 1, func(task int) {
 		t, which := task%T, task/T
-		d1, d2 := round(2*t), round(2*t+1)
 		sc := v.scratch.Get().(*curve.PairRoundScratch)
 		defer v.scratch.Put(sc)
-		var err error
 		if which == 0 {
-			H[2*t], H[2*t+1], err = curve.PairRoundG2(sc, pts, d1, d2)
-			// An input error (never for the verifier's candidates) counts
-			// as a failed round: the per-point checks then decide.
-			if err != nil || !H[2*t].InG2() || (2*t+1 < R && !H[2*t+1].InG2()) {
+			var ok bool
+			H[2*t], H[2*t+1], ok = rounds.G2Pass(sc, pts, round, t, R)
+			if !ok {
 				bad.Store(true)
 			}
 			return
 		}
+		d1, d2 := round(2*t), round(2*t+1)
 		g := groups[big[which-1]]
+		var err error
 		PG[which-1][2*t], PG[which-1][2*t+1], err = curve.PairRoundG1(sc, pks[g.lo:g.hi], d1[g.lo:g.hi], d2[g.lo:g.hi])
 		if err != nil {
 			bad.Store(true)
@@ -222,46 +220,4 @@ func (v *Verifier) pairRounds(helpers int, pts []*curve.G2Affine, pks []*curve.G
 		PG[x] = PG[x][:R]
 	}
 	return H[:R], PG, !bad.Load()
-}
-
-// roundDigits returns the digits of round j of the m points (digits[j*m:
-// (j+1)*m]); the round past R, which an odd R's last pass holds, has zeros.
-func roundDigits(digits []uint8, m, R int) func(j int) []uint8 {
-	var zeros []uint8
-	if R%2 == 1 {
-		zeros = make([]uint8, m)
-	}
-	return func(j int) []uint8 {
-		if j >= R {
-			return zeros
-		}
-		return digits[j*m : (j+1)*m]
-	}
-}
-
-// BatchInG2 reports whether every point is in G2, with the batch subgroup
-// check of the design note. It runs R rounds of random digit sums, each
-// checked with one subgroup test. A batch holding a point outside G2 passes
-// with probability at most 13^-R <= 2^-SecurityBits. The point at infinity is in
-// G2 (it takes no part in the rounds); a nil point gives false. No points
-// give true.
-func (v *Verifier) BatchInG2(points []*crypto.Signature) bool {
-	if len(points) == 0 {
-		return true
-	}
-	R := firstRounds(v.cfg.SecurityBits) // one test: 13^-R <= 2^-(bits+2)
-	pts := make([]*curve.G2Affine, 0, len(points))
-	for _, p := range points {
-		if p == nil {
-			return false
-		}
-		if !p.IsInfinity() { // in G2, and no term of any round sum
-			pts = append(pts, blspoint.Signature(p))
-		}
-	}
-	if len(pts) == 0 {
-		return true
-	}
-	_, _, ok := v.pairRounds(v.cfg.Workers, pts, nil, drawDigits(len(pts), R, true), R, nil, nil)
-	return ok
 }

@@ -1,6 +1,10 @@
 package verifier
 
-import "math"
+import (
+	"math"
+
+	"github.com/attpool/attpool/verifier/internal/rounds"
+)
 
 // The planner's cost model, in microseconds on one core. Only the ratios
 // matter; they were measured on a 2-core x86-64 machine with blst v0.3.17.
@@ -46,7 +50,7 @@ const individualBelow = 4
 // multiplication cost. fused is infinite for a call of one candidate.
 func (c *call) pathCosts(R int) (fused, conventional float64) {
 	m := float64(len(c.cand))
-	passes := float64(pairPasses(R))
+	passes := float64(rounds.Passes(R))
 	fused = passes*(2*costInG2+costPairFixed) + passes*m*costPairAdd
 	if m <= 1 {
 		fused = math.Inf(1)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/attpool/attpool/internal/blspoint"
 	"github.com/attpool/attpool/internal/curve"
+	"github.com/attpool/attpool/verifier/internal/rounds"
 )
 
 // BenchmarkG1RoundsMin backs g1RoundsMin: a group's key sum from the digit
@@ -24,7 +25,7 @@ func BenchmarkG1RoundsMin(b *testing.B) {
 			for k := range pts {
 				pts[k] = blspoint.Key(pks[k%len(pks)])
 			}
-			round := roundDigits(drawDigits(n, R, true), n, R)
+			round := rounds.Round(rounds.Draw(n, R, true), n, R)
 			scalars := make([]byte, n*((nbits+7)/8))
 			for i := range scalars {
 				scalars[i] = byte(i*7 + 1)
@@ -32,7 +33,7 @@ func BenchmarkG1RoundsMin(b *testing.B) {
 			var sc curve.PairRoundScratch
 			b.Run(fmt.Sprintf("bits=%d/n=%d/rounds", bits, n), func(b *testing.B) {
 				for b.Loop() {
-					for t := range pairPasses(R) {
+					for t := range rounds.Passes(R) {
 						_, _, _ = curve.PairRoundG1(&sc, pts, round(2*t), round(2*t+1))
 					}
 				}

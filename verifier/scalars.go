@@ -1,72 +1,11 @@
 package verifier
 
 import (
-	crand "crypto/rand"
 	"math"
 	"math/bits"
-	"math/rand/v2"
+
+	"github.com/attpool/attpool/verifier/internal/rounds"
 )
-
-// newRand returns a ChaCha8 CSPRNG seeded from crypto/rand.
-func newRand() *rand.ChaCha8 {
-	var seed [32]byte
-	if _, err := crand.Read(seed[:]); err != nil {
-		panic("attpool/verifier: crypto/rand failed: " + err.Error())
-	}
-	return rand.NewChaCha8(seed)
-}
-
-// digitSource yields uniform digits in [0, digitBase) from a CSPRNG by
-// rejection sampling of bytes. A byte below digitBytes (the largest multiple
-// of the base that fits a byte) gives its residue. So no digit is favoured.
-type digitSource struct {
-	r   *rand.ChaCha8
-	buf [digitBuf]byte
-	pos int
-}
-
-const (
-	digitBytes = 256 / digitBase * digitBase
-	// digitBuf is the bytes drawn from the generator at a time: 512
-	// (about 494 digits) amortise a read's overhead and stay in L1.
-	digitBuf = 512
-)
-
-func (d *digitSource) next() uint8 {
-	for {
-		if d.pos == len(d.buf) {
-			_, _ = d.r.Read(d.buf[:])
-			d.pos = 0
-		}
-		b := d.buf[d.pos]
-		d.pos++
-		if b < digitBytes {
-			return b % digitBase
-		}
-	}
-}
-
-// drawDigits returns R*m uniform digits in [0, 13) from a fresh CSPRNG,
-// digits[j*m+k] for round j and point k. No point's digits are all zero
-// when nonzero: a point whose digits are all zero draws them again.
-func drawDigits(m, R int, nonzero bool) []uint8 {
-	digits := make([]uint8, R*m)
-	ds := digitSource{r: newRand(), pos: digitBuf}
-	for k := range m {
-		for {
-			zero := true
-			for j := range R {
-				d := ds.next()
-				digits[j*m+k] = d
-				zero = zero && d == 0
-			}
-			if !zero || !nonzero { // r_k must not be zero
-				break
-			}
-		}
-	}
-	return digits
-}
 
 // mulAdd13 sets x = 13x + d.
 func mulAdd13(x *[3]uint64, d uint64) {
@@ -106,7 +45,7 @@ func (c *call) scalarsFromDigits(digits []uint8, R int) {
 // SecurityBits+marginBits bits, from a CSPRNG seeded from crypto/rand.
 func (c *call) randomScalars() {
 	c.newScalars(c.v.cfg.SecurityBits + marginBits)
-	r := newRand()
+	r := rounds.NewRand()
 	_, _ = r.Read(c.scalars)
 	for k := range c.cand {
 		s := c.scalar(k)

@@ -1,11 +1,14 @@
 package verifier
 
-import "math"
+import (
+	"math"
 
-// digitBase is the least prime factor of G2's cofactor, the base of the fused
-// rounds' digits. A round of uniform digits catches a point outside G2 with
-// probability at least 12/13.
-const digitBase = 13
+	"github.com/attpool/attpool/verifier/internal/rounds"
+)
+
+// digitBase is the base of the fused rounds' digits, the least prime factor
+// of G2's cofactor.
+const digitBase = rounds.Base
 
 // sharedChecksMax bounds the checks of one call that share its scalars and
 // may accept a set. Each errs with probability at most 13^-R, so a call errs
@@ -35,9 +38,7 @@ func firstRounds(bits int) int { return firstRoundsN(bits, firstChecksBits) }
 
 // firstRoundsN is firstRounds for 2^cb first checks: 20 for 64 bits and
 // 38 for 128 with chunkFirstChecksBits.
-func firstRoundsN(bits, cb int) int {
-	return int(math.Ceil(float64(bits+cb) / math.Log2(digitBase)))
-}
+func firstRoundsN(bits, cb int) int { return rounds.For(bits, cb) }
 
 // roundsFor returns R, the least number of rounds with firstChecks *
 // 13^-R0 + sharedChecksMax * 13^-R <= 2^-bits (R0 = firstRounds(bits)):
@@ -52,10 +53,6 @@ func roundsForN(bits, cb int) int {
 	left := math.Ldexp(1, -bits) - first
 	return int(math.Ceil(math.Log(sharedChecksMax/left) / math.Log(digitBase)))
 }
-
-// pairPasses is the number of pair rounds (curve.PairRoundG2, two digit
-// rounds per pass over the points) that R rounds take.
-func pairPasses(R int) int { return (R + 1) / 2 }
 
 // reserve takes n of the call's shared checks, or reports false when fewer
 // are left: firstChecks while the call is on its first rounds,

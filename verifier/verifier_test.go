@@ -16,6 +16,7 @@ import (
 	"github.com/attpool/attpool/internal/curve"
 	"github.com/attpool/attpool/internal/par"
 	"github.com/attpool/attpool/internal/signtest"
+	"github.com/attpool/attpool/verifier/internal/rounds"
 )
 
 // sameRoot returns n valid sets over one root, keys start..start+n-1 (modulo
@@ -344,14 +345,14 @@ func TestRoundFilterRate(t *testing.T) {
 	c := &call{v: v, share: &v.recent, sets: sets}
 	c.decode()
 	_, sigs := c.points()
-	ds := digitSource{r: newRand(), pos: 512}
+	ds := rounds.NewSource()
 	var sc curve.PairRoundScratch
 	const rounds = 650
 	passed := 0
 	d1, d2 := make([]uint8, len(sigs)), make([]uint8, len(sigs))
 	for range rounds {
 		for k := range sigs {
-			d1[k], d2[k] = ds.next(), ds.next()
+			d1[k], d2[k] = ds.Next(), ds.Next()
 		}
 		H1, H2, err := curve.PairRoundG2(&sc, sigs, d1, d2)
 		if err != nil {
@@ -674,11 +675,11 @@ func concurrentAndClose(t *testing.T) {
 }
 
 func TestDigitSource(t *testing.T) {
-	ds := digitSource{r: newRand(), pos: 512}
+	ds := rounds.NewSource()
 	var count [13]int
 	const n = 130000
 	for range n {
-		d := ds.next()
+		d := ds.Next()
 		if d > 12 {
 			t.Fatalf("digit %d", d)
 		}

@@ -414,8 +414,8 @@ func (b *bench) subgroupTable() {
 		}
 		d := b.interleave(
 			func() { must("per-point", baseline.PerPointInG2(pts)) },
-			func() { must("batch64", b.v64.BatchInG2(pts)) },
-			func() { must("batch128", b.v128.BatchInG2(pts)) },
+			func() { must("batch64", baseline.BatchInG2(pts, 64)) },
+			func() { must("batch128", baseline.BatchInG2(pts, 128)) },
 		)
 		per, b64, b128 := perSig(d[0], k), perSig(d[1], k), perSig(d[2], k)
 		sp, s64, s128 := statOf(per), statOf(b64), statOf(b128)

@@ -32,6 +32,7 @@ import (
 	"github.com/attpool/attpool/internal/curve"
 	"github.com/attpool/attpool/internal/par"
 	"github.com/attpool/attpool/verifier"
+	"github.com/attpool/attpool/verifier/internal/rounds"
 )
 
 // Individual verifies every set alone, in parallel: decompression (or the
@@ -213,4 +214,34 @@ func PerPointInG2(points []*crypto.Signature) bool {
 		}
 	}
 	return true
+}
+
+// BatchInG2 reports whether every point is in G2 by attpool's batch subgroup
+// check alone, without the pairing check it is fused with in a verifier
+// call: rounds of random digit sums (docs/DESIGN.md, "Soundness"), each
+// checked with one subgroup test, the passes in parallel. A batch holding a
+// point outside G2 passes with probability at most 2^-securityBits. The
+// point at infinity is in G2 (it takes no part in the rounds); a nil point
+// gives false. No points give true.
+func BatchInG2(points []*crypto.Signature, securityBits int) bool {
+	pts := make([]*curve.G2Affine, 0, len(points))
+	for _, p := range points {
+		if p == nil {
+			return false
+		}
+		if !p.IsInfinity() { // in G2, and no term of any round sum
+			pts = append(pts, blspoint.Signature(p))
+		}
+	}
+	if len(pts) == 0 {
+		return true
+	}
+	R := rounds.For(securityBits, 0) // one test
+	round := rounds.Round(rounds.Draw(len(pts), R, true), len(pts), R)
+	ok := make([]bool, rounds.Passes(R))
+	par.For(len(ok), 1, func(t int) {
+		var sc curve.PairRoundScratch
+		_, _, ok[t] = rounds.G2Pass(&sc, pts, round, t, R)
+	})
+	return !slices.Contains(ok, false)
 }
