@@ -25,7 +25,10 @@ package baseline
 
 import (
 	crand "crypto/rand"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/attpool/attpool/crypto"
 	"github.com/attpool/attpool/internal/blspoint"
@@ -216,6 +219,10 @@ func PerPointInG2(points []*crypto.Signature) bool {
 	return true
 }
 
+// pairScratch keeps the digit rounds' scratch memory between calls, as a
+// verifier does: it grows to the points of a chunk.
+var pairScratch = sync.Pool{New: func() any { return new(curve.PairRoundScratch) }}
+
 // BatchInG2 reports whether every point is in G2 by attpool's batch subgroup
 // check alone, without the pairing check it is fused with in a verifier
 // call: rounds of random digit sums (docs/DESIGN.md, "Soundness"), each
@@ -239,9 +246,14 @@ func BatchInG2(points []*crypto.Signature, securityBits int) bool {
 	R := rounds.For(securityBits, 0) // one test
 	round := rounds.Round(rounds.Draw(len(pts), R, true), len(pts), R)
 	ok := make([]bool, rounds.Passes(R))
-	par.For(len(ok), 1, func(t int) {
-		var sc curve.PairRoundScratch
-		_, _, ok[t] = rounds.G2Pass(&sc, pts, round, t, R)
+	w := min(runtime.GOMAXPROCS(0), len(ok))
+	var next atomic.Int64 // passes taken in turn, so none waits on another's
+	par.ForOn(w, w, 1, func(int) {
+		sc := pairScratch.Get().(*curve.PairRoundScratch)
+		defer pairScratch.Put(sc)
+		for t := int(next.Add(1) - 1); t < len(ok); t = int(next.Add(1) - 1) {
+			_, _, ok[t] = rounds.G2Pass(sc, pts, round, t, R)
+		}
 	})
 	return !slices.Contains(ok, false)
 }
