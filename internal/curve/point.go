@@ -210,7 +210,7 @@ func SumG1(points []*G1Affine) G1 {
 // little-endian k_i of (nbits+7)/8 bytes each; too few scalar bytes or
 // nbits <= 0 give the identity. The points must be in G1. From two to
 // StrausMax-1 points are multiplied by Straus's method on the calling
-// goroutine; others by blst (Pippenger from
+// goroutine; one point and StrausMax or more by blst (Pippenger from
 // StrausMax points), which spreads over GOMAXPROCS goroutines of its own,
 // joined before it returns.
 func MultiExpG1(points []*G1Affine, scalars []byte, nbits int) G1 {

@@ -8,9 +8,9 @@ package curve
 // for all the points, and each nonzero digit one mixed addition of the
 // affine point or its negation: no table of multiples, whose Jacobian
 // additions cost more than the mixed ones they would save. The arithmetic
-// is blst's (declared in blst_copy.h); only the bookkeeping is here. Not constant-time: the scalars are the
-// verifier's blinding, whose timing reveals nothing usable before the call
-// returns (as in the digit rounds).
+// is blst's (declared in blst_copy.h); only the bookkeeping is here. Not
+// constant-time: the scalars are the verifier's blinding, whose timing
+// reveals nothing usable before the call returns (as in the digit rounds).
 
 /*
 #include "straus.h"

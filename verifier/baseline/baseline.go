@@ -16,6 +16,9 @@
 //     loops per root.
 //   - [Decompress]: parallel decompression alone, the floor under every
 //     method.
+//   - [PerPointInG2] and [BatchInG2]: the subgroup checks alone, each
+//     point's and attpool's batch check (the digit rounds of its fused
+//     check, without the pairing).
 //
 // [Prysm], [Lighthouse], [Lodestar] and [Teku] wrap these into each client's
 // whole method, a failing batch included, as pool.SignatureVerifier
