@@ -18,7 +18,7 @@ const (
 	marginBits      = 9
 )
 
-// A fused call starts on firstRounds rounds, enough for firstChecks shared
+// A fused call starts on firstRoundsN rounds, enough for firstChecks shared
 // checks: all a passing call makes, or a failing one the locate step
 // settles. A call needing more first draws the margin rounds up to roundsFor,
 // for sharedChecksMax more checks. The two bounds add up to at most 2^-bits.
@@ -32,17 +32,14 @@ const (
 	chunkFirstChecksBits = 10
 )
 
-// firstRounds returns R0, the least number of rounds with firstChecks *
-// 13^-R0 <= 2^-bits: 18 for 64 bits, 36 for 128.
-func firstRounds(bits int) int { return firstRoundsN(bits, firstChecksBits) }
-
-// firstRoundsN is firstRounds for 2^cb first checks: 20 for 64 bits and
-// 38 for 128 with chunkFirstChecksBits.
+// firstRoundsN returns R0, the least number of rounds with 2^cb *
+// 13^-R0 <= 2^-bits: 18 for 64 bits and 36 for 128 with firstChecks, 20
+// and 38 with chunkFirstChecksBits.
 func firstRoundsN(bits, cb int) int { return rounds.For(bits, cb) }
 
 // roundsFor returns R, the least number of rounds with firstChecks *
-// 13^-R0 + sharedChecksMax * 13^-R <= 2^-bits (R0 = firstRounds(bits)):
-// 21 for 64 bits, 38 for 128.
+// 13^-R0 + sharedChecksMax * 13^-R <= 2^-bits, R0 their firstRoundsN: 21
+// for 64 bits, 38 for 128.
 func roundsFor(bits int) int { return roundsForN(bits, firstChecksBits) }
 
 // roundsForN is roundsFor for 2^cb first checks on firstRoundsN rounds: 22

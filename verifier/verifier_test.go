@@ -97,8 +97,8 @@ func TestRounds(t *testing.T) {
 		if got := roundsFor(c.bits); got != c.R {
 			t.Errorf("roundsFor(%d) = %d, want %d", c.bits, got, c.R)
 		}
-		if got := firstRounds(c.bits); got != c.R0 {
-			t.Errorf("firstRounds(%d) = %d, want %d", c.bits, got, c.R0)
+		if got := firstRoundsN(c.bits, firstChecksBits); got != c.R0 {
+			t.Errorf("firstRoundsN(%d, firstChecksBits) = %d, want %d", c.bits, got, c.R0)
 		}
 	}
 	// Every first-check budget keeps a call's error within 2^-bits.

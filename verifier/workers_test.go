@@ -165,7 +165,7 @@ func TestCallHelpers(t *testing.T) {
 		least, most int
 	}{{1, 1, 0, 0}, {4, 1, 0, 0}, {40, 2, 1, 3}, {1024, 2, 8, 8}} {
 		call := &call{v: v, cand: make([]int, c.sets), groups: make([]group, c.roots)}
-		fused, conventional := call.pathCosts(firstRounds(64))
+		fused, conventional := call.pathCosts(firstRoundsN(64, firstChecksBits))
 		if h := v.helpersFor(call.checkWork(min(fused, conventional))); h < c.least || h > c.most {
 			t.Errorf("%d sets on %d roots: %d helpers, want %d to %d", c.sets, c.roots, h, c.least, c.most)
 		}
