@@ -25,6 +25,8 @@ type Verifier struct {
 
 	negG1       curve.G1
 	negG1Affine curve.G1Affine
+	// sparse holds the sparse scalars' forms for SecurityBits+marginBits.
+	sparse []sparseForm
 }
 
 // New returns a Verifier for cfg (the zero Config means DefaultConfig).
@@ -33,7 +35,8 @@ func New(cfg Config) (*Verifier, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &Verifier{cfg: cfg, w: newWorkers(cfg.Workers), hashes: newHashCache(cfg.HashCacheSize)}
+	v := &Verifier{cfg: cfg, w: newWorkers(cfg.Workers), hashes: newHashCache(cfg.HashCacheSize),
+		sparse: sparseForms(cfg.SecurityBits + marginBits)}
 	v.scratch.New = func() any { return new(curve.PairRoundScratch) }
 	g := curve.G1Generator()
 	v.negG1 = g.Jacobian()

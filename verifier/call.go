@@ -32,9 +32,12 @@ type call struct {
 	groups []group
 	gOf    []int // gOf[k]: group of candidate k
 
-	// Blinding scalars, nbytes little-endian bytes per candidate.
+	// Blinding scalars, nbytes little-endian bytes per candidate. split:
+	// they are sparse (sparseScalars), the points all checked, and the sums
+	// use the endomorphism.
 	nbits, nbytes int
 	scalars       []byte
+	split         bool
 
 	spent, budget float64 // planner cost ledger for bisection, µs
 	shared        int     // shared checks reserved (reserve)

@@ -67,7 +67,7 @@ func (c *call) groupSums(lo, hi int, spread bool, keySum func(g, a, b int) curve
 func (c *call) sums(lo, hi int, S *curve.G2, known map[int]curve.G1) blindedRange {
 	nb := c.nbytes
 	var sum curve.G2
-	g2 := func() { sum = curve.MultiExpG2(c.pts[lo:hi], c.scalars[lo*nb:hi*nb], c.nbits) }
+	g2 := func() { sum = c.multiExpG2(c.pts[lo:hi], c.scalars[lo*nb:hi*nb], c.nbits) }
 	if S != nil {
 		sum, g2 = *S, nil
 	}
@@ -75,7 +75,7 @@ func (c *call) sums(lo, hi int, S *curve.G2, known map[int]curve.G1) blindedRang
 		if P, ok := known[g]; ok {
 			return P
 		}
-		return curve.MultiExpG1(c.pks[a:b], c.scalars[a*nb:b*nb], c.nbits)
+		return c.multiExpG1(c.pks[a:b], c.scalars[a*nb:b*nb], c.nbits)
 	}, g2)
 	nd.S = sum
 	return nd
@@ -86,9 +86,9 @@ func (c *call) sums(lo, hi int, S *curve.G2, known map[int]curve.G1) blindedRang
 func (c *call) weighted(lo, hi int, sc []byte, nbits int) blindedRange {
 	nb := (nbits + 7) / 8
 	nd := c.groupSums(lo, hi, false, func(_, a, b int) curve.G1 {
-		return curve.MultiExpG1(c.pks[a:b], sc[(a-lo)*nb:(b-lo)*nb], nbits)
+		return c.multiExpG1(c.pks[a:b], sc[(a-lo)*nb:(b-lo)*nb], nbits)
 	}, nil)
-	nd.S = curve.MultiExpG2(c.pts[lo:hi], sc, nbits)
+	nd.S = c.multiExpG2(c.pts[lo:hi], sc, nbits)
 	return nd
 }
 
@@ -114,4 +114,29 @@ func (c *call) minus(parent, left *blindedRange) blindedRange {
 		}
 	}
 	return nd
+}
+
+// multiExpG1 is the key sum under scalars of the call's form: split when
+// they are sparse.
+func (c *call) multiExpG1(pks []*curve.G1Affine, sc []byte, nbits int) curve.G1 {
+	if c.split {
+		return curve.MultiExpG1Split(pks, sc, nbits)
+	}
+	return curve.MultiExpG1(pks, sc, nbits)
+}
+
+// multiExpG2 is the signature sum under scalars of the call's form.
+func (c *call) multiExpG2(pts []*curve.G2Affine, sc []byte, nbits int) curve.G2 {
+	if c.split {
+		return curve.MultiExpG2Split(pts, sc, nbits)
+	}
+	return curve.MultiExpG2(pts, sc, nbits)
+}
+
+// exp is d^k in GT under a scalar of the call's form.
+func (c *call) exp(d *curve.GT, k []byte, nbits int) curve.GT {
+	if c.split {
+		return d.ExpSplit(k, nbits)
+	}
+	return d.Exp(k, nbits)
 }

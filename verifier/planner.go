@@ -3,6 +3,8 @@ package verifier
 import (
 	"math"
 
+	"github.com/attpool/attpool/internal/curve"
+
 	"github.com/attpool/attpool/verifier/internal/rounds"
 )
 
@@ -17,9 +19,11 @@ const (
 	costFinalExp  = 470.0 // one final exponentiation
 	costMSMG1     = 5.0   // one point of a 64-to-130-bit G1 multi-scalar multiplication
 	// costSmallMSM is one set's share, per 64 bits of scalar, of a small
-	// call's sums. Below 32 sets Straus's method computes them; its cost
-	// grows with the scalars' bits.
-	costSmallMSM = 50.0
+	// call's sums under dense scalars (from curve.StrausMax sets), and
+	// costSparseMSM under sparse ones (below it). Their cost grows with the
+	// bound's bits.
+	costSmallMSM  = 50.0
+	costSparseMSM = 36.0
 	// costDecode is one signature's decompression, without its subgroup
 	// check.
 	costDecode = 50.0
@@ -55,8 +59,12 @@ func (c *call) pathCosts(R int) (fused, conventional float64) {
 	if m <= 1 {
 		fused = math.Inf(1)
 	}
+	sums := costSmallMSM
+	if len(c.cand) < curve.StrausMax {
+		sums = costSparseMSM
+	}
 	scale := float64(c.v.cfg.SecurityBits) / 64
-	return fused, m * (costInG2 + costSmallMSM*scale)
+	return fused, m * (costInG2 + sums*scale)
 }
 
 // checkWork is the planner's estimate of a passing call's work after its

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 
+	"github.com/attpool/attpool/internal/curve"
 	"github.com/attpool/attpool/verifier/internal/rounds"
 )
 
@@ -41,9 +42,15 @@ func (c *call) scalarsFromDigits(digits []uint8, R int) {
 	}
 }
 
-// randomScalars sets the blinding scalars to fresh random nonzero ones of
-// SecurityBits+marginBits bits, from a CSPRNG seeded from crypto/rand.
+// randomScalars sets the blinding scalars to fresh random nonzero ones, each
+// uniform over at least 2^(SecurityBits+marginBits) values, from a CSPRNG
+// seeded from crypto/rand: sparse ones below curve.StrausMax candidates,
+// dense ones of SecurityBits+marginBits bits from it.
 func (c *call) randomScalars() {
+	if m := len(c.cand); m < curve.StrausMax {
+		c.sparseScalars(pickForm(c.v.sparse, m))
+		return
+	}
 	c.newScalars(c.v.cfg.SecurityBits + marginBits)
 	r := rounds.NewRand()
 	_, _ = r.Read(c.scalars)
@@ -64,9 +71,10 @@ func (c *call) clip(s []byte) {
 	}
 }
 
-// newScalars makes room for a scalar of nbits bits per candidate.
+// newScalars makes room for a scalar of nbits bits per candidate, dense
+// until sparseScalars says otherwise.
 func (c *call) newScalars(nbits int) {
-	c.nbits, c.nbytes = nbits, (nbits+7)/8
+	c.nbits, c.nbytes, c.split = nbits, (nbits+7)/8, false
 	c.scalars = make([]byte, len(c.cand)*c.nbytes)
 }
 

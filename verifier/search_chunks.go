@@ -110,7 +110,7 @@ func (c *call) locateChunks(whole blindedRange) bool {
 	nb := c.nbytes
 	c.each(len(c.chunks), 1, func(x int) {
 		ch := &c.chunks[x]
-		ch.S = curve.MultiExpG2(c.pts[ch.lo:ch.hi], c.scalars[ch.lo*nb:ch.hi*nb], c.nbits)
+		ch.S = c.multiExpG2(c.pts[ch.lo:ch.hi], c.scalars[ch.lo*nb:ch.hi*nb], c.nbits)
 	})
 	c.spent += float64(whole.size()) * costMSMSet
 	leaves, ok := c.failingChunks(whole.A)

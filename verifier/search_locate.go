@@ -272,7 +272,7 @@ func (c *call) blindedAll(fs []peel) []curve.GT {
 		}
 	}
 	terms := make([]curve.GT, len(todo))
-	c.each(len(todo), 1, func(x int) { terms[x] = todo[x].d.Exp(c.scalar(todo[x].k), c.nbits) })
+	c.each(len(todo), 1, func(x int) { terms[x] = c.exp(&todo[x].d, c.scalar(todo[x].k), c.nbits) })
 	for x, f := range todo {
 		c.blinded[f.k] = terms[x]
 	}

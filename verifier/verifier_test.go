@@ -496,9 +496,9 @@ func TestPlannerPath(t *testing.T) {
 	if s := v.Stats(); s.SubgroupFallbacks != 1 {
 		t.Fatalf("a point outside G2 in a 48-set call gave %d fused-round failures", s.SubgroupFallbacks)
 	}
-	// The threshold (planner.go's pathCosts): from 24 sets at 64 bits and
+	// The threshold (planner.go's pathCosts): from 28 sets at 64 bits and
 	// 34 at 128 the fused rounds run, below them each point's own check.
-	for _, c := range []struct{ bits, n, fallbacks int }{{64, 23, 0}, {64, 24, 1}, {128, 33, 0}, {128, 34, 1}} {
+	for _, c := range []struct{ bits, n, fallbacks int }{{64, 27, 0}, {64, 28, 1}, {128, 33, 0}, {128, 34, 1}} {
 		v := newVerifier(t, c.bits)
 		sets := sameRoot(t, c.n, 0)
 		sets[1].Signature = shifted(t, sets[1].Signature, &T)

@@ -60,6 +60,7 @@ bool blst_fp12_is_one(const blst_fp12 *a);
 bool blst_fp12_is_equal(const blst_fp12 *a, const blst_fp12 *b);
 void blst_fp12_conjugate(blst_fp12 *a);
 void blst_fp12_cyclotomic_sqr(blst_fp12 *ret, const blst_fp12 *a);
+void blst_fp12_frobenius_map(blst_fp12 *ret, const blst_fp12 *a, size_t n);
 const blst_fp12 *blst_fp12_one(void);
 void blst_fp12_sqr(blst_fp12 *ret, const blst_fp12 *a);
 void blst_fp12_mul_by_xy00z0(blst_fp12 *ret, const blst_fp12 *a, const blst_fp6 *xy00z0);

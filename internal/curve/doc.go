@@ -1,6 +1,8 @@
 // Package curve is attpool's BLS12-381 point arithmetic over blst: points of
 // G1 and G2 in affine and Jacobian form, multi-scalar multiplication
-// (Straus's method in C below [StrausMax] points, blst's Pippenger above),
+// (Straus's method in C below [StrausMax] points, blst's Pippenger above;
+// split through the endomorphism that multiplies by x^2 for scalars drawn
+// in that form, [MultiExpG2Split]),
 // batch-affine sums, the verifier's digit rounds (batch-affine bucket
 // accumulation in C), Miller loops (with a G2 point's lines precomputed,
 // [Lines], or computed as they go) and the final exponentiation. Package

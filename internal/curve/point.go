@@ -238,7 +238,7 @@ const StrausMax = 32
 func multiExp[A interface{ Jacobian() J }, J any, PJ interface {
 	*J
 	Mul([]byte, int) *J
-}, B any](points []A, scalars []byte, nbits int, straus func([]A, []byte, int) J, pippenger func([]B) J) J {
+}, B any](points []A, scalars []byte, nbits int, straus func([]A, []byte, int, []byte) J, pippenger func([]B) J) J {
 	var zero J
 	nbytes := (nbits + 7) / 8
 	if nbits <= 0 || len(points) == 0 || len(scalars) < len(points)*nbytes {
@@ -249,7 +249,7 @@ func multiExp[A interface{ Jacobian() J }, J any, PJ interface {
 		return *PJ(&q).Mul(scalars[:nbytes], nbits)
 	}
 	if len(points) < StrausMax {
-		return straus(points, scalars[:len(points)*nbytes], nbits)
+		return straus(points, scalars[:len(points)*nbytes], nbits, nil)
 	}
 	// *G1Affine is a *blst.P1Affine, *G2Affine a *blst.P2Affine.
 	return pippenger(unsafe.Slice((*B)(unsafe.Pointer(&points[0])), len(points)))

@@ -68,3 +68,68 @@ static void fp_neg(blst_fp *y) { blst_fp_cneg(y, y, 1); }
 static void fp2_neg(blst_fp2 *y) { blst_fp_cneg(&y->fp[0], &y->fp[0], 1); blst_fp_cneg(&y->fp[1], &y->fp[1], 1); }
 DEFINE_STRAUS(blst_p1, blst_p1_affine, fp_neg)
 DEFINE_STRAUS(blst_p2, blst_p2_affine, fp2_neg)
+
+// The two primitive cube roots of unity in Fp, in blst's Montgomery form:
+// (x*c, -y) multiplies G2 by x^2 with the first, G1 with the second.
+static const blst_fp cube_root[2] = {
+	{{0xcd03c9e48671f071, 0x5dab22461fcda5d2, 0x587042afd3851b95,
+	  0x8eb60ebe01bacb9e, 0x03f97d6e83d050d2, 0x18f0206554638741}},
+	{{0x30f1361b798a64e8, 0xf3b8ddab7ece5a2a, 0x16a8ca3ac61577f7,
+	  0xc26a2ff874fd029b, 0x3636b76660701c6e, 0x051ba4ab241b6160}},
+};
+
+// DEFINE_SPLIT defines attpool_T_split: for each of the n affine points
+// in[i], out[2i] is the point, negated when neg[i], and out[2i+1] its
+// image (x*c, -y) under the endomorphism that multiplies the group by x^2
+// (c is the cube root of unity that makes it so, one for each group). The
+// point at infinity stays itself.
+#define DEFINE_SPLIT(TA, FP_MUL_X, FP_NEG, ROOT)                                \
+void attpool_##TA##_split(TA *out, const TA *in, size_t n, const byte *neg) {     \
+	for (size_t i = 0; i < n; i++) {                                            \
+		TA p = in[i], e = in[i];                                                \
+		if (!is_zero(&p, sizeof p)) {                                           \
+			if (neg[i]) FP_NEG(&p.y);                                           \
+			FP_MUL_X(&e.x, &cube_root[ROOT]);                                   \
+			FP_NEG(&e.y);                                                       \
+		}                                                                       \
+		out[2*i] = p;                                                           \
+		out[2*i+1] = e;                                                         \
+	}                                                                           \
+}
+static void fp_mul_x(blst_fp *x, const blst_fp *c) { blst_fp_mul(x, x, c); }
+static void fp2_mul_x(blst_fp2 *x, const blst_fp *c) { blst_fp_mul(&x->fp[0], &x->fp[0], c); blst_fp_mul(&x->fp[1], &x->fp[1], c); }
+DEFINE_SPLIT(blst_p1_affine, fp_mul_x, fp_neg, 1)
+DEFINE_SPLIT(blst_p2_affine, fp2_mul_x, fp2_neg, 0)
+
+// attpool_gt_exp_split sets *ret = a^k0' * b^k1 for a value a of GT, b its
+// image under the Frobenius map squared (a^(x^2)), and the little-endian
+// magnitudes k0, k1 of nbits bits (k0' = -k0 when neg): interleaved
+// non-adjacent forms, one cyclotomic squaring per bit and one
+// multiplication per nonzero digit (a conjugate is an inverse in GT).
+void attpool_gt_exp_split(blst_fp12 *ret, const blst_fp12 *a, const byte *k0, const byte *k1,
+                          int neg, size_t nbits, signed char *dig) {
+	blst_fp12 f[2][2]; /* f[i][0] multiplies by digit +1 of half i, f[i][1] by -1 */
+	size_t ndig = nbits + 1;
+	f[0][0] = *a;
+	blst_fp12_frobenius_map(&f[1][0], a, 2);
+	for (int i = 0; i < 2; i++) {
+		f[i][1] = f[i][0];
+		blst_fp12_conjugate(&f[i][1]);
+	}
+	if (neg) {
+		blst_fp12 t = f[0][0];
+		f[0][0] = f[0][1];
+		f[0][1] = t;
+	}
+	recodeNAF(dig, k0, nbits, ndig);
+	recodeNAF(dig + ndig, k1, nbits, ndig);
+	blst_fp12 acc = *blst_fp12_one();
+	for (size_t j = ndig; j-- > 0;) {
+		blst_fp12_cyclotomic_sqr(&acc, &acc);
+		for (int i = 0; i < 2; i++) {
+			int d = dig[i * ndig + j];
+			if (d != 0) blst_fp12_mul(&acc, &acc, &f[i][d < 0]);
+		}
+	}
+	*ret = acc;
+}

@@ -22,30 +22,44 @@ import (
 )
 
 // strausG1 returns sum_i k_i*points[i], scalars as in [MultiExpG1]; it
-// runs on the calling goroutine.
-func strausG1(points []*G1Affine, scalars []byte, nbits int) G1 {
-	n, nbytes := len(points), (nbits+7)/8
-	pts := make([]C.blst_p1_affine, 2*n)
+// runs on the calling goroutine. With split (a split multiplication's
+// signs, one per point) the sum is over each point and its image
+// (attpool_blst_p1_affine_split), two scalars per point.
+func strausG1(points []*G1Affine, scalars []byte, nbits int, split []byte) G1 {
+	n := len(points)
+	pts := make([]C.blst_p1_affine, 5*n) // the points, those summed, their negations
 	for i, p := range points {
 		pts[i] = *cP1A(&p.p)
 	}
-	dig := make([]C.schar, n*(nbits+1))
+	sum := pts[:n]
+	if split != nil {
+		sum = pts[n : 3*n]
+		C.attpool_blst_p1_affine_split(&sum[0], &pts[0], C.size_t(n), (*C.byte)(&split[0]))
+	}
+	m := len(sum)
+	dig := make([]C.schar, m*(nbits+1))
 	var out blst.P1
-	C.attpool_blst_p1_straus(cP1(&out), &pts[0], C.size_t(n), (*C.byte)(&scalars[0]),
-		C.size_t(nbytes), C.size_t(nbits), &pts[n], &dig[0])
+	C.attpool_blst_p1_straus(cP1(&out), &sum[0], C.size_t(m), (*C.byte)(&scalars[0]),
+		C.size_t((nbits+7)/8), C.size_t(nbits), &pts[3*n], &dig[0])
 	return G1{p: out}
 }
 
 // strausG2 returns sum_i k_i*points[i], as strausG1.
-func strausG2(points []*G2Affine, scalars []byte, nbits int) G2 {
-	n, nbytes := len(points), (nbits+7)/8
-	pts := make([]C.blst_p2_affine, 2*n)
+func strausG2(points []*G2Affine, scalars []byte, nbits int, split []byte) G2 {
+	n := len(points)
+	pts := make([]C.blst_p2_affine, 5*n)
 	for i, p := range points {
 		pts[i] = *cP2A(&p.p)
 	}
-	dig := make([]C.schar, n*(nbits+1))
+	sum := pts[:n]
+	if split != nil {
+		sum = pts[n : 3*n]
+		C.attpool_blst_p2_affine_split(&sum[0], &pts[0], C.size_t(n), (*C.byte)(&split[0]))
+	}
+	m := len(sum)
+	dig := make([]C.schar, m*(nbits+1))
 	var out blst.P2
-	C.attpool_blst_p2_straus(cP2(&out), &pts[0], C.size_t(n), (*C.byte)(&scalars[0]),
-		C.size_t(nbytes), C.size_t(nbits), &pts[n], &dig[0])
+	C.attpool_blst_p2_straus(cP2(&out), &sum[0], C.size_t(m), (*C.byte)(&scalars[0]),
+		C.size_t((nbits+7)/8), C.size_t(nbits), &pts[3*n], &dig[0])
 	return G2{p: out}
 }

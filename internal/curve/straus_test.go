@@ -67,10 +67,10 @@ func TestStraus(t *testing.T) {
 					k[2*nb+b] = 0xff
 				}
 			}
-			if got, want := strausG2(g2s, k, nbits), perPoint[*G2Affine, G2](g2s, k, nbits); !got.Equal(&want) {
+			if got, want := strausG2(g2s, k, nbits, nil), perPoint[*G2Affine, G2](g2s, k, nbits); !got.Equal(&want) {
 				t.Errorf("G2, %d points, %d bits: the sum differs from blst's", n, nbits)
 			}
-			if got, want := strausG1(g1s, k, nbits), perPoint[*G1Affine, G1](g1s, k, nbits); !got.Equal(&want) {
+			if got, want := strausG1(g1s, k, nbits, nil), perPoint[*G1Affine, G1](g1s, k, nbits); !got.Equal(&want) {
 				t.Errorf("G1, %d points, %d bits: the sum differs from blst's", n, nbits)
 			}
 		}
@@ -104,9 +104,9 @@ func BenchmarkSmallMultiExp(b *testing.B) {
 					b.ReportMetric(float64((testenv.CPUTime()-c).Nanoseconds())/1e3/float64(b.N*n), "cpu-µs/point")
 				})
 			}
-			run("g2/straus", func() { strausG2(g2s, k, nbits) })
+			run("g2/straus", func() { strausG2(g2s, k, nbits, nil) })
 			run("g2/blst", func() { blst.P2AffinesMult(p2, k, nbits) })
-			run("g1/straus", func() { strausG1(g1s, k, nbits) })
+			run("g1/straus", func() { strausG1(g1s, k, nbits, nil) })
 			run("g1/blst", func() { blst.P1AffinesMult(p1, k, nbits) })
 		}
 	}
