@@ -48,7 +48,7 @@ func (c *call) scalarsFromDigits(digits []uint8, R int) {
 // dense ones of SecurityBits+marginBits bits from it.
 func (c *call) randomScalars() {
 	if m := len(c.cand); m < curve.StrausMax {
-		c.sparseScalars(pickForm(c.v.sparse, m))
+		c.sparseScalars(pickForm(c.v.sparse, m, len(c.groups)))
 		return
 	}
 	c.newScalars(c.v.cfg.SecurityBits + marginBits)

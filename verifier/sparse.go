@@ -52,18 +52,22 @@ func sparseCount(h, w int) *big.Int {
 	return c.Lsh(c, uint(w-1))
 }
 
-// Relative costs of a sparse sum's steps (BenchmarkSplitMultiExp): a mixed
-// addition per nonzero digit and set, a doubling per digit and call.
+// Relative costs of a sparse sum's steps in G2 (BenchmarkSplitMultiExp): a
+// mixed addition per nonzero digit and set, a doubling per digit and sum.
+// G1's cost a third as much.
 const (
 	costSparseAdd    = 1.3
 	costSparseDouble = 1.0
+	costSparseG1     = 1.0 / 3
 )
 
-// pickForm returns the form whose sums cost least for m sets.
-func pickForm(forms []sparseForm, m int) sparseForm {
+// pickForm returns the form whose sums cost least for m sets over g roots:
+// one G2 sum and a G1 sum per root.
+func pickForm(forms []sparseForm, m, g int) sparseForm {
 	best, bestCost := forms[0], 0.0
+	adds, doubles := float64(m)*(1+costSparseG1)*costSparseAdd, (1+float64(g)*costSparseG1)*costSparseDouble
 	for i, f := range forms {
-		cost := float64(m*f.w)*costSparseAdd + float64(f.h)*costSparseDouble
+		cost := float64(f.w)*adds + float64(f.h)*doubles
 		if i == 0 || cost < bestCost {
 			best, bestCost = f, cost
 		}

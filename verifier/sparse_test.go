@@ -29,7 +29,7 @@ func TestSparseForms(t *testing.T) {
 			}
 		}
 		for _, m := range []int{2, 16, 31} { // a dense scalar's sums: a third of its bits in additions
-			f := pickForm(forms, m)
+			f := pickForm(forms, m, 1)
 			sparse := float64(m*f.w)*costSparseAdd + float64(f.h)*costSparseDouble
 			dense := float64(m*bits)/3*costSparseAdd + float64(bits)*costSparseDouble
 			if sparse >= 0.9*dense {
@@ -37,7 +37,7 @@ func TestSparseForms(t *testing.T) {
 			}
 		}
 	}
-	if f := pickForm(sparseForms(73), 16); f.w > 15 {
+	if f := pickForm(sparseForms(73), 16, 1); f.w > 15 {
 		t.Errorf("73 bits, 16 sets: %+v, want at most 15 additions a set", f)
 	}
 }
