@@ -381,3 +381,24 @@ func BenchmarkSmallCall(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSmallCallFailing is BenchmarkSmallCall with one invalid
+// signature (another set's) in a call of one root: the search that finds it
+// under the call's scalars, CPU time per call.
+func BenchmarkSmallCallFailing(b *testing.B) {
+	for _, n := range []int{4, 6, 12, 24} {
+		valid := benchSets(b, "small-failing", 1, n, 0)
+		sets := append([]verifier.Set(nil), valid...)
+		sets[1].Signature = valid[2].Signature
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			v := newBenchVerifier(b, 64)
+			cpu0 := testenv.CPUTime()
+			for b.Loop() {
+				if v.Verify(sets)[1] {
+					b.Fatal("the invalid set was accepted")
+				}
+			}
+			b.ReportMetric(float64((testenv.CPUTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/call")
+		})
+	}
+}
