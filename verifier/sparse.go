@@ -3,6 +3,7 @@ package verifier
 import (
 	"math/big"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/attpool/attpool/internal/curve"
 	"github.com/attpool/attpool/verifier/internal/rounds"
@@ -29,19 +30,29 @@ const (
 	sparseMaxH = 124
 )
 
-// sparseForms returns, for each half length, the fewest nonzero digits
-// whose draws number at least 2^bits.
+// sparseForms returns, for each half length that has one, the fewest
+// nonzero digits whose draws number at least 2^bits, shortest first.
+// Shorter halves never need fewer digits, so the lengths are taken from
+// the longest down, each from the next one's count. A count falls with w
+// past its peak: once a longer w counts less and still too few, no shorter
+// half has a form.
 func sparseForms(bits int) []sparseForm {
 	need := new(big.Int).Lsh(big.NewInt(1), uint(bits))
 	var forms []sparseForm
-	for h := sparseMinH; h <= sparseMaxH; h++ {
-		for w := 1; 2*w <= 2*h+1; w++ {
-			if sparseCount(h, w).Cmp(need) >= 0 {
-				forms = append(forms, sparseForm{h, w})
-				break
+	w := 1
+	for h := sparseMaxH; h >= sparseMinH; h-- {
+		c := sparseCount(h, w)
+		for c.Cmp(need) < 0 {
+			next := sparseCount(h, w+1)
+			if next.Cmp(c) <= 0 {
+				slices.Reverse(forms)
+				return forms
 			}
+			w, c = w+1, next
 		}
+		forms = append(forms, sparseForm{h, w})
 	}
+	slices.Reverse(forms)
 	return forms
 }
 
