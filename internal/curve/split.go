@@ -1,11 +1,12 @@
 package curve
 
-// Split multiplications. The BLS parameter x gives each group an
-// endomorphism that multiplies its points by x^2 at the cost of a field
-// multiplication or two: (x*c, -y) with c a cube root of unity. A scalar k
-// written k = k0 + k1*x^2 then costs the doublings of the longer of k0 and
-// k1 instead of those of k. The verifier draws its small calls' scalars as
-// two short halves of that form (sparse, so they also cost few additions).
+// Split multiplications. Each group has an endomorphism that multiplies
+// its points by x^2 (x the BLS parameter) at the cost of a field
+// multiplication or two: (X, Y) -> (c*X, -Y), c a cube root of unity. A
+// scalar k written k = k0 + k1*x^2 then costs the doublings of the longer
+// of k0 and k1 instead of those of k. The verifier draws its small calls'
+// scalars as two short halves of that form (sparse, so they also cost few
+// additions).
 
 /*
 #include "straus.h"

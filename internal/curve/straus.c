@@ -70,7 +70,7 @@ DEFINE_STRAUS(blst_p1, blst_p1_affine, fp_neg)
 DEFINE_STRAUS(blst_p2, blst_p2_affine, fp2_neg)
 
 // The two primitive cube roots of unity in Fp, in blst's Montgomery form:
-// (x*c, -y) multiplies G2 by x^2 with the first, G1 with the second.
+// (X, Y) -> (c*X, -Y) multiplies G2 by x^2 with the first, G1 with the second.
 static const blst_fp cube_root[2] = {
 	{{0xcd03c9e48671f071, 0x5dab22461fcda5d2, 0x587042afd3851b95,
 	  0x8eb60ebe01bacb9e, 0x03f97d6e83d050d2, 0x18f0206554638741}},
@@ -80,7 +80,7 @@ static const blst_fp cube_root[2] = {
 
 // DEFINE_SPLIT defines attpool_T_split: for each of the n affine points
 // in[i], out[2i] is the point, negated when neg[i], and out[2i+1] its
-// image (x*c, -y) under the endomorphism that multiplies the group by x^2
+// image (c*X, -Y) under the endomorphism that multiplies the group by x^2
 // (c is the cube root of unity that makes it so, one for each group). The
 // point at infinity stays itself.
 #define DEFINE_SPLIT(TA, FP_MUL_X, FP_NEG, ROOT)                                \
