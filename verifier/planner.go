@@ -3,8 +3,6 @@ package verifier
 import (
 	"math"
 
-	"github.com/attpool/attpool/internal/curve"
-
 	"github.com/attpool/attpool/verifier/internal/rounds"
 )
 
@@ -60,7 +58,7 @@ func (c *call) pathCosts(R int) (fused, conventional float64) {
 		fused = math.Inf(1)
 	}
 	sums := costSmallMSM
-	if len(c.cand) < curve.StrausMax {
+	if c.sparseCall() {
 		sums = costSparseMSM
 	}
 	scale := float64(c.v.cfg.SecurityBits) / 64

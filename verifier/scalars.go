@@ -47,8 +47,8 @@ func (c *call) scalarsFromDigits(digits []uint8, R int) {
 // seeded from crypto/rand: sparse ones below curve.StrausMax candidates,
 // dense ones of SecurityBits+marginBits bits from it.
 func (c *call) randomScalars() {
-	if m := len(c.cand); m < curve.StrausMax {
-		c.sparseScalars(pickForm(c.v.sparse, m, len(c.groups)))
+	if c.sparseCall() {
+		c.sparseScalars(pickForm(c.v.sparse, len(c.cand), len(c.groups)))
 		return
 	}
 	c.newScalars(c.v.cfg.SecurityBits + marginBits)
@@ -70,6 +70,10 @@ func (c *call) clip(s []byte) {
 		s[c.nbytes-1] &= 0xff >> extra
 	}
 }
+
+// sparseCall reports whether the call's random scalars are sparse: below
+// curve.StrausMax candidates, whose sums use Straus's method.
+func (c *call) sparseCall() bool { return len(c.cand) < curve.StrausMax }
 
 // newScalars makes room for a scalar of nbits bits per candidate, dense
 // until sparseScalars says otherwise.

@@ -143,8 +143,6 @@ func drawSparse(r *rand.Rand, f sparseForm, a0, a2 *big.Int) {
 
 // putBig writes the nonnegative v into dst, little-endian.
 func putBig(dst []byte, v *big.Int) {
-	be := v.FillBytes(make([]byte, len(dst)))
-	for i, b := range be {
-		dst[len(dst)-1-i] = b
-	}
+	v.FillBytes(dst)
+	slices.Reverse(dst)
 }

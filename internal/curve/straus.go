@@ -27,39 +27,47 @@ import (
 // (attpool_blst_p1_affine_split), two scalars per point.
 func strausG1(points []*G1Affine, scalars []byte, nbits int, split []byte) G1 {
 	n := len(points)
-	pts := make([]C.blst_p1_affine, 5*n) // the points, those summed, their negations
+	size := 2 * n // the points (summed), their negations
+	if split != nil {
+		size = 5 * n // the points, the 2n summed, their negations
+	}
+	pts := make([]C.blst_p1_affine, size)
 	for i, p := range points {
 		pts[i] = *cP1A(&p.p)
 	}
-	sum := pts[:n]
+	sum, neg := pts[:n], pts[n:]
 	if split != nil {
-		sum = pts[n : 3*n]
+		sum, neg = pts[n:3*n], pts[3*n:]
 		C.attpool_blst_p1_affine_split(&sum[0], &pts[0], C.size_t(n), (*C.byte)(&split[0]))
 	}
 	m := len(sum)
 	dig := make([]C.schar, m*(nbits+1))
 	var out blst.P1
 	C.attpool_blst_p1_straus(cP1(&out), &sum[0], C.size_t(m), (*C.byte)(&scalars[0]),
-		C.size_t((nbits+7)/8), C.size_t(nbits), &pts[3*n], &dig[0])
+		C.size_t((nbits+7)/8), C.size_t(nbits), &neg[0], &dig[0])
 	return G1{p: out}
 }
 
 // strausG2 returns sum_i k_i*points[i], as strausG1.
 func strausG2(points []*G2Affine, scalars []byte, nbits int, split []byte) G2 {
 	n := len(points)
-	pts := make([]C.blst_p2_affine, 5*n)
+	size := 2 * n // the points (summed), their negations
+	if split != nil {
+		size = 5 * n // the points, the 2n summed, their negations
+	}
+	pts := make([]C.blst_p2_affine, size)
 	for i, p := range points {
 		pts[i] = *cP2A(&p.p)
 	}
-	sum := pts[:n]
+	sum, neg := pts[:n], pts[n:]
 	if split != nil {
-		sum = pts[n : 3*n]
+		sum, neg = pts[n:3*n], pts[3*n:]
 		C.attpool_blst_p2_affine_split(&sum[0], &pts[0], C.size_t(n), (*C.byte)(&split[0]))
 	}
 	m := len(sum)
 	dig := make([]C.schar, m*(nbits+1))
 	var out blst.P2
 	C.attpool_blst_p2_straus(cP2(&out), &sum[0], C.size_t(m), (*C.byte)(&scalars[0]),
-		C.size_t((nbits+7)/8), C.size_t(nbits), &pts[3*n], &dig[0])
+		C.size_t((nbits+7)/8), C.size_t(nbits), &neg[0], &dig[0])
 	return G2{p: out}
 }
