@@ -324,7 +324,7 @@ func (t *runTable) runRep(cfg latencyConfig, net *pooltest.Network, loads []late
 			}
 			o.costs, o.sampled = breakdownOf(costs, o.cpu), sum(costs[:])
 			t.runs[li][pi] = append(t.runs[li][pi], o)
-			logf("rep %d, GOMAXPROCS %d, %v, %s: wall %.2fs, CPU %.2fs, %d wrong", rep+1, procs, l.spec, pols[pi].Name, o.wall.Seconds(), o.cpu.Seconds(), o.wrong)
+			logf("rep %d, GOMAXPROCS %d, %v, %s: wall %.2fs, CPU %.2fs, %.1f sets a call, %d wrong", rep+1, procs, l.spec, pols[pi].Name, o.wall.Seconds(), o.cpu.Seconds(), float64(o.sets)/float64(max(o.calls, 1)), o.wrong)
 		}
 		var b runOutcome
 		costs, err := cfg.profiled(pols[0].Name, l.spec, "burst", rep, func() (err error) {
