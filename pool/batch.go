@@ -41,9 +41,10 @@ type batcher struct {
 	cost  costEstimate            // recent verification time per set
 	// queued is the number of sets in roots.
 	queued int
-	// rates and callCost are the latency budget's figures (budget > 0).
+	// rates, callCost and tail are the latency budget's figures (budget > 0).
 	rates    arrivals
 	callCost callCost
+	tail     tailLatency
 	// waiting is true while the primary waits for work. add wakes it only
 	// then, as a busy primary takes again when its call ends. holdCap, when
 	// positive, is the batch cap it waits for companions up to (the
@@ -80,6 +81,7 @@ func newBatcher(cfg Config) *batcher {
 	b := &batcher{
 		size: cfg.BatchSize, delay: cfg.BatchTime, workers: cfg.VerifyWorkers,
 		budget: max(cfg.LatencyBudget, 0),
+		tail:   tailLatency{window: cfg.SlotDuration / 2},
 		// Calls side by side need room for two of sideBySideWidth workers.
 		sideBySide: cfg.VerifyWorkers >= 2*sideBySideWidth,
 		roots:      make(map[[32]byte]*rootQueue),
@@ -216,7 +218,7 @@ const (
 	// backup is every verify goroutine but the first, unless the pool
 	// batches as a client. A backup takes a batch only in three cases:
 	// while another verify goroutine searches a failing batch for its
-	// invalid sets; once a queued set has waited BatchTime (the workers are
+	// invalid sets (as the primary, within the latency budget); once a queued set has waited BatchTime (the workers are
 	// behind); or side by side with the batches being verified when there
 	// is room for another (sideBySideLocked). Otherwise the primary alone
 	// gathers what arrives while it verifies. So batches stay large enough
@@ -249,7 +251,9 @@ func (b *batcher) take(r role) (batch []*job, apart bool, wait time.Duration, do
 			break
 		}
 		batch = b.takeAdaptiveLocked(now)
-	case r == primary && b.budget > 0:
+	case b.budget > 0 && !b.closed:
+		// The primary, or a backup while a search runs: it waits for
+		// companions within the budget as the primary does.
 		batch, wait, holdCap = b.takeBudgetLocked(now)
 	default:
 		batch = b.takeAdaptiveLocked(now)
@@ -323,11 +327,12 @@ func (b *batcher) queuedLocked() int {
 }
 
 // verified records that a batch of n sets over roots signing roots, taken
-// by the primary or a backup, took took to verify. passed is true when
+// by the primary or a backup, took took to verify; latency is its oldest
+// set's, from submission to the batch's end. passed is true when
 // every set was valid. The cost models are those of passing batches. A
 // search's time says how many invalid sets there were, not what a batch
 // costs.
-func (b *batcher) verified(n, roots int, took time.Duration, passed bool) {
+func (b *batcher) verified(n, roots int, took, latency time.Duration, passed bool) {
 	if b.fixed {
 		return
 	}
@@ -335,11 +340,14 @@ func (b *batcher) verified(n, roots int, took time.Duration, passed bool) {
 	defer b.mu.Unlock()
 	b.inflight--
 	if !passed {
+		// Invalid sets make a larger call costlier to search: no stretch.
+		b.tail.reset()
 		return
 	}
 	b.cost.add(n, took)
 	if b.budget > 0 {
 		b.callCost.add(roots, n, took)
+		b.tail.add(latency, time.Now())
 	}
 }
 

@@ -222,7 +222,7 @@ func TestBatchSideBySide(t *testing.T) {
 	if batch, _, wait, _ := b.take(backup); batch != nil || wait <= 0 {
 		t.Fatalf("two calls in flight: backup took %d, wait %v", len(batch), wait)
 	}
-	b.verified(10, 1, time.Millisecond, true)
+	b.verified(10, 1, time.Millisecond, time.Millisecond, true)
 	if batch, _, _, _ := b.take(backup); len(batch) != 2*sideBySideMin {
 		t.Fatalf("one call in flight: backup took %d", len(batch))
 	}

@@ -263,3 +263,54 @@ func (c *callCost) perSetAfter(n, r, m, perRoot, room float64) float64 {
 	}
 	return sum + (1-seen)*at(room)
 }
+
+// The budget stretches under load. When the recent verdicts took many
+// budgets (the workers fell behind at the arrival peak), a longer wait off
+// the peak leaves that tail as it is and saves calls their fixed cost. So
+// the primary waits for companions up to tailShare of the recent tail,
+// between the budget and budgetStretch times it. A failing call ends the
+// stretch: a larger call holds more sets to search.
+
+// budgetStretch is the most the budget stretches: 4x (20 ms by default)
+// keeps a wait well inside BatchTime.
+const budgetStretch = 4
+
+// tailShare is the share of the recent tail a stretched wait takes: a wait
+// a sixth of the slowest recent verdict moves the tail little.
+const tailShare = 1.0 / 6
+
+// tailLatency is the recent tail of the verdict latency: the slowest
+// passing call's oldest set, submission to verdict, decaying by e every
+// window. The window is half a slot (newBatcher). So the peak's tail still
+// counts while the slot's late attestations and its aggregates come in, and
+// has decayed to an eighth by the next slot's peak.
+type tailLatency struct {
+	window  time.Duration
+	seconds float64
+	at      time.Time
+}
+
+// add records a verdict latency at now.
+func (t *tailLatency) add(latency time.Duration, now time.Time) {
+	t.seconds = max(t.level(now), latency.Seconds())
+	t.at = now
+}
+
+// reset forgets the tail.
+func (t *tailLatency) reset() { t.seconds = 0 }
+
+// level is the tail at now, in seconds.
+func (t *tailLatency) level(now time.Time) float64 {
+	d := now.Sub(t.at)
+	if d <= 0 {
+		return t.seconds
+	}
+	return t.seconds * math.Exp(-float64(d)/float64(t.window))
+}
+
+// budgetLocked is the primary's budget at now: Config.LatencyBudget,
+// stretched by the recent tail.
+func (b *batcher) budgetLocked(now time.Time) time.Duration {
+	stretched := time.Duration(b.tail.level(now) * tailShare * float64(time.Second))
+	return min(max(b.budget, stretched), budgetStretch*b.budget)
+}

@@ -2,6 +2,7 @@ package pool
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -190,5 +191,51 @@ func TestLatencyBudgetZero(t *testing.T) {
 	}
 	if !slices.Equal(waits, wantWaits) {
 		t.Fatalf("waits %v, work-conserving %v", waits, wantWaits)
+	}
+}
+
+// TestBudgetStretch: the primary's budget is Config.LatencyBudget while the
+// recent verdicts are quick. It grows to a sixth of a slow tail, at most 4x
+// the budget, and falls back to the budget as the tail decays or when a call
+// fails.
+func TestBudgetStretch(t *testing.T) {
+	const budget = 4 * time.Millisecond
+	b := newTestBatcher(t, Config{LatencyBudget: budget})
+	window := b.tail.window
+	if window != DefaultConfig().SlotDuration/2 {
+		t.Fatalf("the tail's window is %v, not half the slot", window)
+	}
+	now := time.Now()
+	steps := []struct {
+		latency time.Duration // a passing call's, 0: none
+		after   time.Duration // since the previous step
+		want    time.Duration
+	}{
+		{0, 0, budget},
+		{10 * time.Millisecond, 0, budget},
+		{60 * time.Millisecond, time.Millisecond, 10 * time.Millisecond},
+		{0, window / 2, time.Duration(float64(10*time.Millisecond) * math.Exp(-0.5))},
+		{600 * time.Millisecond, time.Millisecond, budgetStretch * budget},
+		{0, 10 * window, budget},
+	}
+	for i, s := range steps {
+		now = now.Add(s.after)
+		if s.latency > 0 {
+			b.tail.add(s.latency, now)
+		}
+		got := b.budgetLocked(now)
+		if d := got - s.want; d < -time.Microsecond || d > time.Microsecond {
+			t.Errorf("step %d: budget %v, want %v", i, got, s.want)
+		}
+	}
+	// A passing call's latency stretches it; a failing call ends the stretch.
+	b.inflight = 2
+	b.verified(10, 1, time.Millisecond, time.Second, true)
+	if got := b.budgetLocked(time.Now()); got != budgetStretch*budget {
+		t.Errorf("after a passing call of 1s: budget %v, want %v", got, budgetStretch*budget)
+	}
+	b.verified(10, 1, time.Millisecond, time.Second, false)
+	if got := b.budgetLocked(time.Now()); got != budget {
+		t.Errorf("after a failing call: budget %v, want %v", got, budget)
 	}
 }

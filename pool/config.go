@@ -46,7 +46,7 @@ type Config struct {
 	// BatchTime is the verification time a batch is cut to; queued sets
 	// older than it mean the workers are behind.
 	BatchTime time.Duration
-	// LatencyBudget is the longest a set waits for companions; negative: none.
+	// LatencyBudget is the longest a set waits for companions, up to 4x under load; negative: none.
 	LatencyBudget time.Duration
 	// VerifyWorkers is the goroutines that verify and merge at once; 0: GOMAXPROCS.
 	VerifyWorkers int

@@ -40,18 +40,19 @@ func (b *batcher) takeAdaptiveLocked(now time.Time) []*job {
 
 // takeBudgetLocked is the primary's take with a latency budget. It returns
 // the batch of takeAdaptiveLocked, or how long until its budget is spent.
-// It waits while the oldest queued set has waited less than the budget (and
-// less than BatchTime: the workers are not behind) and waiting pays
-// (waitPays). It also returns the batch cap that ends the wait before then
+// It waits while the oldest queued set has waited less than the budget
+// (budgetLocked: stretched under load) and less than BatchTime (the workers
+// are not behind), and waiting pays (waitPays). It also returns the batch cap that ends the wait before then
 // (holdCap).
 func (b *batcher) takeBudgetLocked(now time.Time) (batch []*job, wait time.Duration, holdCap int) {
 	age, ok := b.oldestLocked(now)
 	if !ok {
 		return nil, -1, 0
 	}
-	if !b.closed && age < b.budget && age < b.delay {
+	budget := b.budgetLocked(now)
+	if !b.closed && age < budget && age < b.delay {
 		limit := b.cost.cap(b.size, b.delay)
-		if left := b.budget - age; b.waitPays(b.queued, len(b.turn), left, limit, now) {
+		if left := budget - age; b.waitPays(b.queued, len(b.turn), left, limit, now) {
 			return nil, left, limit
 		}
 	}

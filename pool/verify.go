@@ -77,8 +77,12 @@ func (p *Pool) verify(batch []*job, apart bool) {
 	}
 	batch = p.decodeSignatures(batch)
 	sets := make([]verifier.Set, len(batch))
+	oldest := start
 	for i, j := range batch {
 		sets[i] = j.set
+		if j.queued.Before(oldest) {
+			oldest = j.queued
+		}
 		p.metrics.queueWait.Observe(start.Sub(j.queued).Seconds())
 	}
 	// Counted before any verdict goes out, so a caller that sees its
@@ -110,9 +114,10 @@ func (p *Pool) verify(batch []*job, apart bool) {
 	if suspects != nil {
 		p.batch.searchEnded(suspects)
 	}
-	took := time.Since(start)
+	end := time.Now()
+	took := end.Sub(start)
 	if !apart {
-		p.batch.verified(len(batch), rootsOf(sets), took, invalid == 0)
+		p.batch.verified(len(batch), rootsOf(sets), took, end.Sub(oldest), invalid == 0)
 	}
 	p.metrics.verifyTime.Observe(took.Seconds())
 	p.log.WithFields(logrus.Fields{"sets": len(sets), "invalid": invalid, "apart": apart, "took": took}).Debug("verified batch")
