@@ -218,12 +218,12 @@ const (
 	// backup is every verify goroutine but the first, unless the pool
 	// batches as a client. A backup takes a batch only in three cases:
 	// while another verify goroutine searches a failing batch for its
-	// invalid sets (as the primary, within the latency budget); once a queued set has waited BatchTime (the workers are
-	// behind); or side by side with the batches being verified when there
-	// is room for another (sideBySideLocked). Otherwise the primary alone
-	// gathers what arrives while it verifies. So batches stay large enough
-	// to be cheap, and the verifier spreads each over the cores its work
-	// needs.
+	// invalid sets (as the primary, within the latency budget); once a
+	// queued set has waited BatchTime (the workers are behind); or side by
+	// side with the batches being verified when there is room for another
+	// (sideBySideLocked). Otherwise the primary alone gathers what arrives
+	// while it verifies. So batches stay large enough to be cheap, and the
+	// verifier spreads each over the cores its work needs.
 	backup
 	// isolated takes the isolated peers' sets, and no other goroutine does:
 	// another peer's batch never waits behind them.

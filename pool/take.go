@@ -38,12 +38,13 @@ func (b *batcher) takeAdaptiveLocked(now time.Time) []*job {
 	return b.extractLocked(limit, nil)
 }
 
-// takeBudgetLocked is the primary's take with a latency budget. It returns
-// the batch of takeAdaptiveLocked, or how long until its budget is spent.
+// takeBudgetLocked is the take with a latency budget: the primary's, and a
+// backup's while a search runs. It returns the batch of takeAdaptiveLocked,
+// or how long until its budget is spent.
 // It waits while the oldest queued set has waited less than the budget
 // (budgetLocked: stretched under load) and less than BatchTime (the workers
-// are not behind), and waiting pays (waitPays). It also returns the batch cap that ends the wait before then
-// (holdCap).
+// are not behind), and waiting pays (waitPays). It also returns the batch
+// cap that ends the wait before then (holdCap).
 func (b *batcher) takeBudgetLocked(now time.Time) (batch []*job, wait time.Duration, holdCap int) {
 	age, ok := b.oldestLocked(now)
 	if !ok {
