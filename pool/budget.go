@@ -308,8 +308,8 @@ func (t *tailLatency) level(now time.Time) float64 {
 	return t.seconds * math.Exp(-float64(d)/float64(t.window))
 }
 
-// budgetLocked is the primary's budget at now: Config.LatencyBudget,
-// stretched by the recent tail.
+// budgetLocked is the budget of a take at now (takeBudgetLocked):
+// Config.LatencyBudget, stretched by the recent tail.
 func (b *batcher) budgetLocked(now time.Time) time.Duration {
 	stretched := time.Duration(b.tail.level(now) * tailShare * float64(time.Second))
 	return min(max(b.budget, stretched), budgetStretch*b.budget)
