@@ -341,7 +341,7 @@ func (b *batcher) verified(n, roots int, took, latency time.Duration, passed boo
 	b.inflight--
 	if !passed {
 		// Invalid sets make a larger call costlier to search: no stretch.
-		b.tail.reset()
+		b.tail.failing(time.Now())
 		return
 	}
 	b.cost.add(n, took)

@@ -269,15 +269,21 @@ func (c *callCost) perSetAfter(n, r, m, perRoot, room float64) float64 {
 // the peak leaves that tail as it is and saves calls their fixed cost. So
 // the primary waits for companions up to tailShare of the recent tail,
 // between the budget and budgetStretch times it. A failing call ends the
-// stretch: a larger call holds more sets to search.
+// stretch, and for a window after it the share is halved: a larger call
+// holds more sets to search.
 
 // budgetStretch is the most the budget stretches: 4x (20 ms by default)
 // keeps a wait well inside BatchTime.
 const budgetStretch = 4
 
-// tailShare is the share of the recent tail a stretched wait takes: a wait
-// a sixth of the slowest recent verdict moves the tail little.
-const tailShare = 1.0 / 6
+// tailShare is the share of the recent tail a stretched wait takes. A
+// tail that a wait of a third of it feeds settles at 1.5x the calls' own
+// delay.
+const tailShare = 1.0 / 3
+
+// tailShareFailing is tailShare within a window of a failing call: while
+// invalid sets arrive, smaller calls keep each search short.
+const tailShareFailing = 1.0 / 6
 
 // tailLatency is the recent tail of the verdict latency: the slowest
 // passing call's oldest set, submission to verdict, decaying by e every
@@ -288,6 +294,7 @@ type tailLatency struct {
 	window  time.Duration
 	seconds float64
 	at      time.Time
+	failed  time.Time // the last failing call's verdict, zero if none
 }
 
 // add records a verdict latency at now.
@@ -296,8 +303,17 @@ func (t *tailLatency) add(latency time.Duration, now time.Time) {
 	t.at = now
 }
 
-// reset forgets the tail.
-func (t *tailLatency) reset() { t.seconds = 0 }
+// failing forgets the tail after a call that failed at now.
+func (t *tailLatency) failing(now time.Time) { t.seconds, t.failed = 0, now }
+
+// stretch is the wait the tail allows at now: its share of the tail.
+func (t *tailLatency) stretch(now time.Time) time.Duration {
+	share := tailShare
+	if !t.failed.IsZero() && now.Sub(t.failed) < t.window {
+		share = tailShareFailing
+	}
+	return time.Duration(t.level(now) * share * float64(time.Second))
+}
 
 // level is the tail at now, in seconds.
 func (t *tailLatency) level(now time.Time) float64 {
@@ -311,6 +327,5 @@ func (t *tailLatency) level(now time.Time) float64 {
 // budgetLocked is the budget of a take at now (takeBudgetLocked):
 // Config.LatencyBudget, stretched by the recent tail.
 func (b *batcher) budgetLocked(now time.Time) time.Duration {
-	stretched := time.Duration(b.tail.level(now) * tailShare * float64(time.Second))
-	return min(max(b.budget, stretched), budgetStretch*b.budget)
+	return min(max(b.budget, b.tail.stretch(now)), budgetStretch*b.budget)
 }

@@ -195,9 +195,9 @@ func TestLatencyBudgetZero(t *testing.T) {
 }
 
 // TestBudgetStretch: the primary's budget is Config.LatencyBudget while the
-// recent verdicts are quick. It grows to a sixth of a slow tail, at most 4x
+// recent verdicts are quick. It grows to a third of a slow tail, at most 4x
 // the budget, and falls back to the budget as the tail decays or when a call
-// fails.
+// fails; for a window after a failing call it grows to a sixth.
 func TestBudgetStretch(t *testing.T) {
 	const budget = 4 * time.Millisecond
 	b := newTestBatcher(t, Config{LatencyBudget: budget})
@@ -213,7 +213,7 @@ func TestBudgetStretch(t *testing.T) {
 	}{
 		{0, 0, budget},
 		{10 * time.Millisecond, 0, budget},
-		{60 * time.Millisecond, time.Millisecond, 10 * time.Millisecond},
+		{30 * time.Millisecond, time.Millisecond, 10 * time.Millisecond},
 		{0, window / 2, time.Duration(float64(10*time.Millisecond) * math.Exp(-0.5))},
 		{600 * time.Millisecond, time.Millisecond, budgetStretch * budget},
 		{0, 10 * window, budget},
@@ -237,5 +237,16 @@ func TestBudgetStretch(t *testing.T) {
 	b.verified(10, 1, time.Millisecond, time.Second, false)
 	if got := b.budgetLocked(time.Now()); got != budget {
 		t.Errorf("after a failing call: budget %v, want %v", got, budget)
+	}
+	// Within a window of the failure a slow tail stretches it half as far.
+	now = time.Now()
+	b.tail.add(60*time.Millisecond, now)
+	if got := b.budgetLocked(now); got < 10*time.Millisecond-time.Microsecond || got > 10*time.Millisecond {
+		t.Errorf("a 60ms tail after a failing call: budget %v, want 10ms", got)
+	}
+	later := now.Add(window)
+	b.tail.add(60*time.Millisecond, later)
+	if got := b.budgetLocked(later); got != budgetStretch*budget {
+		t.Errorf("a 60ms tail a window after the failure: budget %v, want %v", got, budgetStretch*budget)
 	}
 }
