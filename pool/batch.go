@@ -340,7 +340,8 @@ func (b *batcher) verified(n, roots int, took, latency time.Duration, passed boo
 	defer b.mu.Unlock()
 	b.inflight--
 	if !passed {
-		// Invalid sets make a larger call costlier to search: no stretch.
+		// Invalid sets make a larger call costlier to search: the stretch ends
+		// and, for a window, takes a smaller share of the tail.
 		b.tail.failing(time.Now())
 		return
 	}
