@@ -216,8 +216,15 @@ func (c CommitteePTC) PTC(slot uint64) ([]uint64, bool) {
 	if !ok {
 		return nil, false
 	}
+	size := c.Size
+	if size == 0 {
+		size = attestation.PTCSize
+	}
+	// Only the concatenation's first size members are taken: the committees
+	// after them are not read (at mainnet sizes the first committee holds
+	// them all).
 	var all []uint64
-	for i := range count {
+	for i := uint64(0); i < count && len(all) < size; i++ {
 		committee, ok := c.Committees.BeaconCommittee(slot, i)
 		if !ok {
 			return nil, false
@@ -226,10 +233,6 @@ func (c CommitteePTC) PTC(slot uint64) ([]uint64, bool) {
 	}
 	if len(all) == 0 {
 		return nil, false
-	}
-	size := c.Size
-	if size == 0 {
-		size = attestation.PTCSize
 	}
 	ptc := make([]uint64, size)
 	for i := range ptc {

@@ -98,3 +98,38 @@ func TestForkList(t *testing.T) {
 		}
 	}
 }
+
+// TestCommitteePTC: a slot's PTC is its committees' concatenation taken in
+// turn, PTC_SIZE members: read from the first committees alone when they
+// hold that many, repeated when the slot's committees hold fewer.
+func TestCommitteePTC(t *testing.T) {
+	const spe = 32
+	for _, tc := range []struct {
+		n    uint64
+		size int
+	}{{1 << 20, 0}, {1 << 17, 0}, {10_000, 0}, {2_000, attestation.MinimalPTCSize}, {200, 0}} {
+		c := NewShuffledCommittees(tc.n, spe)
+		p := CommitteePTC{Committees: c, SlotsPerEpoch: spe, Size: tc.size}
+		size := tc.size
+		if size == 0 {
+			size = attestation.PTCSize
+		}
+		for _, slot := range []uint64{0, 37, 1000} {
+			var all []uint64
+			cps, _ := c.CommitteeCountPerSlot(slot / spe)
+			for i := range cps {
+				cm, _ := c.BeaconCommittee(slot, i)
+				all = append(all, cm...)
+			}
+			got, ok := p.PTC(slot)
+			if !ok || len(got) != size {
+				t.Fatalf("n %d, slot %d: PTC of %d members (ok %v), want %d", tc.n, slot, len(got), ok, size)
+			}
+			for i, v := range got {
+				if v != all[i%len(all)] {
+					t.Fatalf("n %d, slot %d: member %d is %d, want %d", tc.n, slot, i, v, all[i%len(all)])
+				}
+			}
+		}
+	}
+}
